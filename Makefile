@@ -1,0 +1,113 @@
+# crk — Candle-compatible ROCm kernels.
+#   make                 toolchain, generator, code objects for ARCHS, NVIDIA build, libcrk, crk CLI
+#   make check           every test that this machine can run (GPU tests skip without a GPU)
+#   make bench           bandwidth benchmark on the GPU present
+#   make ARCHS="gfx90a gfx1100" COV=4|5|6    choose targets / code-object version
+SHELL := bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+
+ARCHS ?= gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 gfx1101 gfx1102 gfx1151 gfx1200 gfx1201
+NV_ARCHS ?= 80 90
+COV ?= 5
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+TOOLS := .toolchain
+TOOLSTAMP := $(TOOLS)/.done-v1
+HIPROOT := $(TOOLS)/root
+DEVLIBS := $(HIPROOT)/usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode
+CLANG := clang-22
+BUNDLER := clang-offload-bundler-22
+READELF := llvm-readelf-22
+NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
+
+CC := gcc
+CFLAGS ?= -O2 -g
+WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-format-truncation
+CPPFLAGS := -Iinclude -Iloader -D_GNU_SOURCE
+
+# --------------------------------------------------------------- generator
+GEN := build/crk-gen
+GEN_SRCS := $(wildcard gen/*.c)
+$(GEN): $(GEN_SRCS) $(wildcard gen/*.h) include/crk.h loader/fnv1a.h
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(GEN_SRCS) -o $@
+
+# Module names come from the op table (restarts make once when it changes).
+build/gen/modules.mk: $(GEN)
+	@mkdir -p $(@D)
+	$(Q)echo "MODULES := $$($(GEN) modules | tr '\n' ' ')" > $@
+include build/gen/modules.mk
+
+build/gen/stamp: $(GEN)
+	@echo "  GEN   kernel sources, registry, test list"
+	$(Q)$(GEN) sources build/gen && $(GEN) registry build/gen/registry.c && $(GEN) list build/gen/kernels.tsv
+	$(Q)touch $@
+GEN_HIP := $(MODULES:%=build/gen/%.hip)
+$(GEN_HIP) build/gen/registry.c build/gen/kernels.tsv: build/gen/stamp
+
+# ----------------------------------------------------------- AMD code objects
+$(TOOLSTAMP): scripts/toolchain.sh
+	$(Q)scripts/toolchain.sh
+
+KERNEL_HDRS := $(wildcard kernels/*.h)
+wave = $(if $(filter gfx9%,$(1)),64,32)
+HIPFLAGS = -x hip --cuda-device-only --no-gpu-bundle-output -O3 -std=c++17 -Wall -Werror \
+  -Ikernels -isystem $(HIPROOT)/usr/include --hip-path=$(HIPROOT)/usr \
+  --rocm-device-lib-path=$(DEVLIBS) -mcode-object-version=$(COV)
+
+define ARCH_RULES
+hsaco/$(1)/%.hsaco: build/gen/%.hip $(KERNEL_HDRS) $(TOOLSTAMP)
+	@mkdir -p $$(@D)
+	@echo "  HIP   $(1)/$$*  (wave$(call wave,$(1)))"
+	$(Q)$(CLANG) $(HIPFLAGS) --offload-arch=$(1) -D__AMDGCN_WAVEFRONT_SIZE=$(call wave,$(1)) -c $$< -o $$@
+endef
+$(foreach a,$(ARCHS),$(eval $(call ARCH_RULES,$(a))))
+
+empty :=
+space := $(empty) $(empty)
+join_comma = $(subst $(space),$(comma),$(strip $(1)))
+comma := ,
+PER_ARCH := $(foreach a,$(ARCHS),$(MODULES:%=hsaco/$(a)/%.hsaco))
+BUNDLES := $(MODULES:%=hsaco/%.hsaco)
+# One offload bundle per module with every arch (hipModuleLoadData takes it).
+$(BUNDLES): hsaco/%.hsaco: $(foreach a,$(ARCHS),hsaco/$(a)/%.hsaco)
+	@echo "  BNDL  $@  ($(words $(ARCHS)) archs)"
+	$(Q)$(BUNDLER) -type=o -targets=$(call join_comma,host-x86_64-unknown-linux-gnu- $(ARCHS:%=hipv4-amdgcn-amd-amdhsa--%)) \
+	  -input=/dev/null $(foreach a,$(ARCHS),-input=hsaco/$(a)/$*.hsaco) -output=$@
+
+# ------------------------------------------------------------- NVIDIA build
+ifneq ($(NVCC),)
+NV_FATBINS := $(MODULES:%=hsaco/nvidia/%.fatbin)
+hsaco/nvidia/%.fatbin: build/gen/%.hip $(KERNEL_HDRS)
+	@mkdir -p $(@D)
+	@echo "  NVCC  $@  (sm_$(subst $(eval) ,/sm_,$(NV_ARCHS)))"
+	$(Q)$(NVCC) -x cu -std=c++17 -O3 -Ikernels -fatbin \
+	  $(foreach a,$(NV_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) $< -o $@
+else
+NV_FATBINS :=
+$(info crk: nvcc not found: skipping the NVIDIA build (hsaco/nvidia/))
+endif
+
+hsaco/manifest.json: $(PER_ARCH) $(BUNDLES) $(NV_FATBINS) $(GEN)
+	@echo "  GEN   $@"
+	$(Q)$(GEN) manifest hsaco $(TOOLS)/versions.txt $(COV) $@ $(ARCHS)
+
+artifacts: $(PER_ARCH) $(BUNDLES) $(NV_FATBINS) hsaco/manifest.json
+
+include mk/lib.mk
+include mk/check.mk
+
+BUILD_START := $(shell date +%s)
+all: artifacts lib cli
+	$(Q)scripts/summary.sh $(BUILD_START) "$(ARCHS)" "$(MODULES)" "$(NV_FATBINS)"
+
+clean:
+	rm -rf build hsaco
+
+distclean: clean
+	rm -rf $(TOOLS)
+
+.PHONY: all artifacts clean distclean

@@ -1,0 +1,130 @@
+/* cmd_show.c — `crk show NAME`: registry signature and per-arch resources. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARCHS 256
+
+static void unknown_kernel(const char *name)
+{
+    const char *near[3];
+    size_t n = crk_kernel_suggest(name, near, 3);
+    fprintf(stderr, "crk: unknown kernel '%s'", name);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "%s%s", i ? ", " : "; nearest: ", near[i]);
+    fprintf(stderr, "\n");
+}
+
+/* Prints a metadata value; "-" (text) or null (JSON) when absent. */
+static void num(int json, uint32_t v)
+{
+    if (v == CRK_CO_UNSET)
+        printf(json ? "null" : "-");
+    else
+        printf("%u", v);
+}
+
+static void print_resources(int json, const char *arch, const crk_co_image *im,
+                            const crk_co_kernel *k, int first)
+{
+    static const char *const labels[] = {"vgpr", "sgpr", "agpr", "lds", "scratch",
+                                         "vgpr_spill", "sgpr_spill", "wavefront_size",
+                                         "max_workgroup_size", "kernarg_size"};
+    const uint32_t vals[] = {k->vgpr_count, k->sgpr_count, k->agpr_count,
+                             k->group_segment_fixed_size, k->private_segment_fixed_size,
+                             k->vgpr_spill_count, k->sgpr_spill_count, k->wavefront_size,
+                             k->max_flat_workgroup_size, k->kernarg_segment_size};
+    if (json) {
+        printf("%s{\"arch\":", first ? "" : ",");
+        cli_json_str(stdout, arch);
+        printf(",\"target\":");
+        cli_json_str(stdout, im->target);
+        for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+            printf(",\"%s\":", labels[i]);
+            num(1, vals[i]);
+        }
+        printf("}");
+        return;
+    }
+    printf("  %-24s", im->target);
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        printf(" %s=", labels[i]);
+        num(0, vals[i]);
+    }
+    printf("\n");
+}
+
+int cmd_show(const cli_opts *o)
+{
+    if (o->npositional != 1) {
+        fprintf(stderr, "crk show: expected one kernel NAME (see crk show --help)\n");
+        return EXIT_USAGE;
+    }
+    const char *name = o->positional[0];
+    const crk_kernel_info *ki = crk_kernel_find(name);
+    if (!ki) {
+        unknown_kernel(name);
+        return EXIT_FAIL;
+    }
+    if (o->json) {
+        printf("{\"name\":");
+        cli_json_str(stdout, ki->name);
+        printf(",\"family\":");
+        cli_json_str(stdout, ki->family);
+        printf(",\"module\":");
+        cli_json_str(stdout, ki->module);
+        printf(",\"params\":[");
+    } else {
+        printf("%s (family %s, module %s)\nparameters:\n", ki->name, ki->family, ki->module);
+    }
+    for (unsigned i = 0; i < ki->nparams; i++) {
+        const crk_param *p = &ki->params[i];
+        if (o->json) {
+            printf("%s{\"name\":", i ? "," : "");
+            cli_json_str(stdout, p->name);
+            printf(",\"ctype\":");
+            cli_json_str(stdout, p->ctype);
+            printf(",\"size\":%u}", p->size);
+        } else {
+            printf("  %-10s %-22s %u bytes\n", p->name, p->ctype, p->size);
+        }
+    }
+    if (o->json)
+        printf("],\"archs\":[");
+    else
+        printf("code objects (%s/ARCH/%s.hsaco):\n", o->dir, ki->module);
+
+    char *archs[MAX_ARCHS];
+    int na = cli_list_dir(o->dir, 1, archs, MAX_ARCHS);
+    int rc = EXIT_OK, shown = 0;
+    for (int a = 0; a < na; a++) {
+        char path[4096], err[512];
+        snprintf(path, sizeof path, "%s/%s/%s.hsaco", o->dir, archs[a], ki->module);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue;
+        fclose(f);
+        crk_codeobj co;
+        uint8_t *buf;
+        if (cli_open_codeobj(path, &co, &buf, err, sizeof err)) {
+            fprintf(stderr, "crk: %s: %s\n", path, err);
+            rc = EXIT_CORRUPT;
+            continue;
+        }
+        for (uint32_t i = 0; i < co.nimages; i++) {
+            const crk_co_kernel *k = crk_co_find_kernel(&co.images[i], ki->name);
+            if (k)
+                print_resources(o->json, archs[a], &co.images[i], k, shown++ == 0);
+        }
+        crk_codeobj_free(&co);
+        free(buf);
+    }
+    if (na > 0)
+        cli_free_names(archs, na);
+    if (o->json)
+        printf("]}\n");
+    else if (!shown)
+        printf("  (none found)\n");
+    return rc;
+}

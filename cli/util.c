@@ -1,0 +1,155 @@
+/* util.c — file reading, JSON and formatting helpers for the CLI. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int cli_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t n)
+{
+    *buf = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, n, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, n, "not a regular file");
+        fclose(f);
+        return -1;
+    }
+    if ((uint64_t)st.st_size > CLI_MAX_FILE) {
+        snprintf(err, n, "file too large (%lld bytes)", (long long)st.st_size);
+        fclose(f);
+        return -1;
+    }
+    size_t sz = (size_t)st.st_size;
+    uint8_t *b = malloc(sz ? sz : 1);
+    if (!b) {
+        snprintf(err, n, "out of memory");
+        fclose(f);
+        return -1;
+    }
+    if (fread(b, 1, sz, f) != sz) {
+        snprintf(err, n, "read error: %s", ferror(f) ? strerror(errno) : "short read");
+        free(b);
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    *buf = b;
+    *len = sz;
+    return 0;
+}
+
+int cli_open_codeobj(const char *path, crk_codeobj *co, uint8_t **buf, char *err, size_t n)
+{
+    size_t len;
+    memset(co, 0, sizeof *co);
+    if (cli_read_file(path, buf, &len, err, n))
+        return -1;
+    if (crk_codeobj_open(*buf, len, co, err, n)) {
+        free(*buf);
+        *buf = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void cli_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+void cli_module_of(const char *path, char *out, size_t cap)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (len > 6 && strcmp(base + len - 6, ".hsaco") == 0)
+        len -= 6;
+    snprintf(out, cap, "%.*s", (int)len, base);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cli_list_dir(const char *dir, int want_dirs, char **names, int cap)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < cap) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        struct stat st;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
+            stat(path, &st) != 0)
+            continue;
+        if (want_dirs ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+            continue;
+        char *s = strdup(e->d_name);
+        if (s)
+            names[n++] = s;
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    return n;
+}
+
+void cli_free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+}
+
+void cli_params_str(const crk_kernel_info *ki, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (unsigned i = 0; i < ki->nparams && used < cap; i++) {
+        const crk_param *p = &ki->params[i];
+        const char *ct = p->ctype ? p->ctype : "?";
+        size_t ctl = strlen(ct);
+        /* "const float *" + "inp" -> "const float *inp" */
+        int r = snprintf(out + used, cap - used, "%s%s%s%s", i ? ", " : "", ct,
+                         ctl && ct[ctl - 1] == '*' ? "" : " ", p->name ? p->name : "?");
+        if (r < 0)
+            break;
+        used += (size_t)r;
+    }
+}
+
+void cli_dtypes_str(const crk_kernel_info *ki, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < 3 && used < cap; i++) {
+        if (ki->dtypes[i] < 0 || ki->dtypes[i] >= CRK_DTYPE_COUNT)
+            continue;
+        const char *name = crk_dtype_name((crk_dtype)ki->dtypes[i]);
+        int r = snprintf(out + used, cap - used, "%s%s", used ? "," : "", name ? name : "?");
+        if (r < 0)
+            break;
+        used += (size_t)r;
+    }
+}

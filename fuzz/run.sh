@@ -1,0 +1,69 @@
+#!/bin/sh
+# fuzz/run.sh DURATION_S — build the libFuzzer targets into build/fuzz/ and run
+# each for DURATION_S seconds. Seeds: code objects found under hsaco/ and
+# build/, plus tiny handmade inputs. Prints executions per target; exits
+# non-zero if any target crashes (the reproducer is left in build/fuzz/).
+set -eu
+DUR=${1:-60}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$ROOT/build/fuzz
+CC=${FUZZ_CC:-clang-14}
+# Low decompression cap: keeps hostile CCOB sizes cheap under ASan.
+CFLAGS="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+ -DCRK_CO_MAX_UNCOMPRESSED=(64u<<20) -I$ROOT/include -I$ROOT/loader -I$ROOT/fuzz"
+SRC="$ROOT/loader/codeobj_*.c $ROOT/loader/msgpack.c"
+TARGETS="elf msgpack bundle nv"
+mkdir -p "$OUT"
+
+for t in $TARGETS; do
+    # shellcheck disable=SC2086
+    $CC $CFLAGS "$ROOT/fuzz/fuzz_$t.c" $SRC -lzstd -lz -o "$OUT/fuzz_$t"
+done
+
+# Seeds.
+for t in $TARGETS; do rm -rf "$OUT/seed_$t"; mkdir -p "$OUT/seed_$t" "$OUT/corpus_$t"; done
+find "$ROOT/hsaco" "$ROOT/build" -type f \( -name '*.hsaco' -o -name '*.co' -o -name '*.cubin' \
+    -o -name '*.fatbin' -o -name '*.bundle' \) -size -4M 2>/dev/null | head -200 |
+while read -r f; do
+    h=$(cksum < "$f" | cut -d' ' -f1)
+    for t in elf bundle nv; do cp "$f" "$OUT/seed_$t/$h"; done
+done
+S=$OUT/seed_msgpack
+printf '\x80' > "$S/empty_map"
+printf '\x81\xaeamdhsa.kernels\x90' > "$S/no_kernels"
+printf '\x82\xaeamdhsa.version\x92\x01\x02\xaeamdhsa.kernels\x91\x82\xa5.name\xa1k\xa5.args\x91\x83\xa7.offset\x00\xa5.size\x08\xab.value_kind\xa8by_value' > "$S/one_kernel"
+printf '\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x91\x90' > "$S/nested"
+printf '__CLANG_OFFLOAD_BUNDLE__\001\0\0\0\0\0\0\0' > "$OUT/seed_bundle/hdr_only"
+printf 'CCOB\003\0\001\0' > "$OUT/seed_bundle/ccob_hdr"
+printf '\x50\xed\x55\xba\001\0\020\0\0\0\0\0\0\0\0\0' > "$OUT/seed_nv/fatbin_empty"
+printf '\177ELF\002\001\001\100\002' > "$OUT/seed_elf/elf_ident"
+# Metadata notes of real code objects make good msgpack seeds.
+if command -v python3 >/dev/null; then
+    python3 - "$OUT/seed_elf" "$S" <<'PY' || true
+import os, sys
+src, dst = sys.argv[1], sys.argv[2]
+for n in os.listdir(src):
+    b = open(os.path.join(src, n), 'rb').read()
+    i = b.find(b'AMDGPU\0\0')
+    while i >= 12:
+        desc = int.from_bytes(b[i-8:i-4], 'little')
+        if int.from_bytes(b[i-4:i], 'little') == 32:
+            open(os.path.join(dst, n), 'wb').write(b[i+8:i+8+desc]); break
+        i = b.find(b'AMDGPU\0\0', i + 1)
+PY
+fi
+
+status=0
+for t in $TARGETS; do
+    log=$OUT/fuzz_$t.log
+    if (cd "$OUT" && ./fuzz_$t -max_total_time="$DUR" -max_len="$(if [ "$t" = msgpack ]; then echo 16384; else echo 65536; fi)" -rss_limit_mb=4096 \
+            -print_final_stats=1 "corpus_$t" "seed_$t") > "$log" 2>&1; then
+        r=ok
+    else
+        r=CRASH; status=1
+    fi
+    execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+    echo "fuzz_$t: $r, ${execs:-?} executions in ${DUR}s (log: $log)"
+    [ "$r" = ok ] || grep -m3 -E 'ERROR|SUMMARY' "$log" || true
+done
+exit $status

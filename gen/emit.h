@@ -1,0 +1,13 @@
+/* emit.h — what crk-gen writes from the expanded op table. */
+#ifndef GEN_EMIT_H
+#define GEN_EMIT_H
+#include "kernels.h"
+
+int emit_sources(const gen_kernel *ks, size_t n, const char *dir);
+int emit_list(const gen_kernel *ks, size_t n, const char *path);
+int emit_registry(const gen_kernel *ks, size_t n, const char *path);
+/* manifest.json of the artifacts under hsaco_dir for the given archs. */
+int emit_manifest(const gen_kernel *ks, size_t n, const char *hsaco_dir, const char *const *archs,
+                  size_t narchs, const char *versions_file, int cov, const char *path);
+int module_id(const char *module);
+#endif

@@ -1,0 +1,176 @@
+/* crk.h — Candle-compatible ROCm kernels: public C API of libcrk.
+ *
+ * libcrk finds the code object that matches the GPU in the machine, resolves
+ * kernels by Candle's names and launches them with Candle's conventions
+ * (SlicePtrOrNull info buffers, start offsets applied to pointers).
+ *
+ * Errors: every call returns a crk_status; crk_last_error() gives the message
+ * of the last failure on the calling thread (thread-local, never NULL).
+ * Thread safety: a crk_ctx may be used from many threads at once.
+ */
+#ifndef CRK_H
+#define CRK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CRK_VERSION_MAJOR 0
+#define CRK_VERSION_MINOR 1
+
+/* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
+#define CRK_MAX_DIMS 16
+
+#ifndef CRK_H_DTYPES
+#define CRK_H_DTYPES
+/* Candle's storage dtypes that have kernels, in Candle's DType order. */
+typedef enum {
+    CRK_U8, CRK_U32, CRK_I16, CRK_I32, CRK_I64,
+    CRK_BF16, CRK_F16, CRK_F32, CRK_F64, CRK_F8E4M3,
+    CRK_DTYPE_COUNT
+} crk_dtype;
+#endif
+
+typedef enum {
+    CRK_OK = 0,
+    CRK_E_INVALID,        /* bad argument: null pointer, bad layout, ...        */
+    CRK_E_NOT_FOUND,      /* unknown kernel name                                */
+    CRK_E_NO_CODE_OBJECT, /* nothing shipped for this GPU's target              */
+    CRK_E_CORRUPT,        /* code object, bundle or file is damaged             */
+    CRK_E_SIGNATURE,      /* arguments do not match the kernel's parameters     */
+    CRK_E_TOO_MANY_DIMS,  /* rank above CRK_MAX_DIMS                            */
+    CRK_E_NO_DEVICE,      /* no GPU, or the GPU runtime cannot be loaded        */
+    CRK_E_GPU,            /* the GPU runtime reported an error                  */
+    CRK_E_NOMEM,
+    CRK_E_IO
+} crk_status;
+
+const char *crk_status_name(crk_status s);
+/* Message of the last failed call on this thread ("" if none). */
+const char *crk_last_error(void);
+
+/* ---------------------------------------------------------------- registry */
+/* The registry is generated from the op table (gen/); it needs no GPU. */
+
+typedef enum { CRK_ARG_SIZE, CRK_ARG_PTR, CRK_ARG_SCALAR } crk_arg_kind;
+
+typedef struct {
+    const char *name;   /* "numel", "info", "inp", ...                        */
+    const char *ctype;  /* C type as in Candle's source, e.g. "const float *" */
+    uint8_t kind;       /* crk_arg_kind                                       */
+    uint8_t size;       /* bytes in the kernel argument buffer                */
+    int8_t dtype;       /* element/scalar dtype, -1 for size_t               */
+} crk_param;
+
+typedef struct {
+    const char *name;      /* exact symbol, e.g. "cast_f32_bf16"               */
+    const char *family;    /* "unary", "cast", "ternary", "affine"             */
+    const char *module;    /* Candle module: "unary", "cast", "ternary", ...    */
+    uint16_t module_id;    /* index into crk_module_name()                     */
+    uint8_t nparams;
+    uint8_t info_arrays;   /* info buffer = dims + (info_arrays-1) stride sets  */
+    int8_t dtypes[3];      /* unary/affine: {T}; cast: {S, D}; where: {C, T}; -1 = none */
+    uint8_t upstream;      /* 1 = name exists in Candle's CUDA kernels          */
+    const char *alias_of;  /* other spelling of the same kernel, or NULL       */
+    const crk_param *params;
+} crk_kernel_info;
+
+size_t crk_kernel_count(void);
+const crk_kernel_info *crk_kernel_at(size_t i);
+/* Exact-name lookup, O(1). NULL if unknown (crk_last_error names the nearest). */
+const crk_kernel_info *crk_kernel_find(const char *name);
+/* Up to n registry names nearest to `name` (edit distance); returns count. */
+size_t crk_kernel_suggest(const char *name, const char **out, size_t n);
+size_t crk_module_count(void);
+const char *crk_module_name(size_t module_id);
+const char *crk_dtype_name(crk_dtype dt);
+size_t crk_dtype_size(crk_dtype dt);
+int crk_dtype_from_name(const char *name); /* -1 if unknown */
+
+/* ----------------------------------------------------------------- layouts */
+
+/* A strided view of a tensor, in elements, as Candle's Layout. */
+typedef struct {
+    size_t rank;
+    size_t dims[CRK_MAX_DIMS];
+    size_t strides[CRK_MAX_DIMS];
+    size_t start_offset;
+} crk_layout;
+
+/* Contiguous row-major layout of the given dims. */
+crk_status crk_layout_contiguous(crk_layout *l, size_t rank, const size_t *dims);
+size_t crk_layout_numel(const crk_layout *l);
+/* Exactly Candle's Shape::is_contiguous (size-1 dims ignored). */
+int crk_layout_is_contiguous(const crk_layout *l);
+/* Swap two dims (a transposed view). */
+crk_status crk_layout_transpose(crk_layout *l, size_t a, size_t b);
+/* Info buffer of n layouts sharing dims[0]'s shape: dims, then each layout's
+ * strides. Returns the number of size_t written (0 when every layout is
+ * contiguous and null_if_contiguous is set: SlicePtrOrNull::Null). */
+size_t crk_info_pack(const crk_layout *const *ls, size_t n, int null_if_contiguous,
+                     size_t *out, size_t cap);
+
+/* ------------------------------------------------------------- the device */
+
+typedef struct crk_ctx crk_ctx;
+typedef void *crk_stream; /* hipStream_t / CUstream; NULL = default stream */
+
+typedef enum {
+    CRK_SOURCE_EMBEDDED = 0, /* blobs linked into the library (default)       */
+    CRK_SOURCE_DIR,          /* <path>/<arch>/<module>.hsaco                   */
+    CRK_SOURCE_BUNDLE        /* <path>/<module>.hsaco offload bundles          */
+} crk_source;
+
+typedef struct {
+    int device;          /* GPU ordinal                                       */
+    crk_source source;
+    const char *path;    /* directory for DIR / BUNDLE                         */
+} crk_options;
+
+/* Opens GPU `opt->device` (opt may be NULL: device 0, embedded blobs). */
+crk_status crk_open(crk_ctx **ctx, const crk_options *opt);
+void crk_close(crk_ctx *ctx);
+/* Full target ID of the device, e.g. "gfx90a:sramecc+:xnack-" or "sm_90". */
+const char *crk_device_target(const crk_ctx *ctx);
+const char *crk_device_name(const crk_ctx *ctx);
+/* Which code object was picked for the device (arch or file name). */
+const char *crk_code_object_target(const crk_ctx *ctx);
+
+/* Device memory helpers (so a user program needs no other GPU header). */
+crk_status crk_malloc(crk_ctx *ctx, void **dptr, size_t bytes);
+crk_status crk_free(crk_ctx *ctx, void *dptr);
+crk_status crk_memcpy_htod(crk_ctx *ctx, void *dst, const void *src, size_t bytes);
+crk_status crk_memcpy_dtoh(crk_ctx *ctx, void *dst, const void *src, size_t bytes);
+crk_status crk_memset(crk_ctx *ctx, void *dptr, int byte, size_t bytes);
+crk_status crk_synchronize(crk_ctx *ctx);
+
+/* ------------------------------------------------------------- launching */
+/* Pointers are the buffers' base addresses; the layouts' start offsets are
+ * applied here. Outputs are contiguous with the input layout's numel. */
+
+/* uexp_f32, ucopy_bf16, uelu_f16 (param = alpha), upowf_f32 (param = e). */
+crk_status crk_unary(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in,
+                     const void *inp, void *out, double param);
+/* affine_<dt>: out = inp*mul + add, scalars converted like Candle's T::from_f64. */
+crk_status crk_affine(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in,
+                      const void *inp, void *out, double mul, double add);
+/* cast_<src>_<dst>. */
+crk_status crk_cast(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in,
+                    const void *inp, void *out);
+/* where_<cond>_<dt>: out = cond ? t : f, all three of the condition's shape. */
+crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *cond_l,
+                     const void *cond, const crk_layout *t_l, const void *t,
+                     const crk_layout *f_l, const void *f, void *out);
+
+/* Raw launch of any registry kernel: args[i] points at the value of
+ * parameter i, sizes[i] must equal its size (checked against the registry). */
+crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
+                      const unsigned block[3], void **args, const size_t *sizes, size_t nargs);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,49 @@
+/* crk_port.h — the one place where AMD (clang -x hip) and NVIDIA (nvcc)
+ * differ. Every template under kernels/ includes only this for platform
+ * services: kernel qualifiers, thread indices, bit casts, 16-bit floats. */
+#ifndef CRK_PORT_H
+#define CRK_PORT_H
+
+#if defined(__HIP__)
+#include <hip/hip_runtime.h>
+#define CRK_AMD 1
+#elif defined(__CUDACC__)
+#include <cuda_fp16.h>
+#include <stdint.h>
+#define CRK_NV 1
+#else
+#error "kernels/ compile with clang -x hip (AMD) or nvcc (NVIDIA)"
+#endif
+
+#define CRK_DEV __device__ __forceinline__
+/* Candle launches 1024-thread blocks; say so, so that both compilers
+ * budget registers for it. */
+#define CRK_KERNEL extern "C" __global__ void __launch_bounds__(1024)
+
+namespace crk {
+
+CRK_DEV uint32_t f32_bits(float f) { return __float_as_uint(f); }
+CRK_DEV float bits_f32(uint32_t u) { return __uint_as_float(u); }
+CRK_DEV uint64_t f64_bits(double d) { return (uint64_t)__double_as_longlong(d); }
+CRK_DEV int clz64(uint64_t v) { return __clzll((long long)v); }
+
+/* IEEE binary16 <-> binary32 with the hardware converter (RNE). NaN is made
+ * canonical (0x7FFF) as CUDA's cvt.rn.f16.f32 does. */
+CRK_DEV float f16_to_f32(uint16_t h) {
+#if CRK_AMD
+    return (float)__builtin_bit_cast(_Float16, h);
+#else
+    return __half2float(__ushort_as_half(h));
+#endif
+}
+CRK_DEV uint16_t f32_to_f16(float f) {
+    if (f != f) return 0x7FFF;
+#if CRK_AMD
+    return __builtin_bit_cast(uint16_t, (_Float16)f);
+#else
+    return __half_as_ushort(__float2half_rn(f));
+#endif
+}
+
+} // namespace crk
+#endif

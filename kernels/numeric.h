@@ -1,0 +1,253 @@
+/* numeric.h — Candle's storage types and conversion rules (fact sheet §3.3).
+ *
+ * bf16/f16/f8e4m3 are stored as bit patterns (the HIP and CUDA 16-bit types
+ * differ across versions); every conversion is written here so that AMD and
+ * NVIDIA builds give the same bits. Arithmetic on 16-bit types rounds after
+ * each operation, as CUDA's __half/__nv_bfloat16 operators do. */
+#ifndef CRK_NUMERIC_H
+#define CRK_NUMERIC_H
+#include "crk_port.h"
+
+namespace crk {
+
+/* ------------------------------------------------ rounding to narrow floats */
+
+/* Round sign * mant * 2^exp2 (exact input) once, to nearest-even, into a
+ * binary format with E exponent and M mantissa bits; overflow gives inf.
+ * Used where the hardware would round twice (f64 -> f16, u32 -> bf16, ...). */
+template <int E, int M>
+CRK_DEV uint32_t round_pack(uint32_t sign, uint64_t mant, int exp2) {
+    const uint32_t s = sign << (E + M);
+    if (mant == 0) return s;
+    const int bias = (1 << (E - 1)) - 1, emin = 1 - bias;
+    const int lz = clz64(mant);
+    const uint64_t m = mant << lz;   /* value = m / 2^63 * 2^e */
+    int e = exp2 + 63 - lz;
+    int keep = M + 1;                /* significant bits that survive */
+    if (e < emin) keep -= emin - e;  /* subnormal: fewer bits */
+    uint64_t q;
+    if (keep <= 0) {
+        /* below the smallest subnormal: rounds to it only above half of it */
+        q = (keep == 0 && m > (1ull << 63)) ? 1 : 0;
+    } else {
+        q = m >> (64 - keep);
+        const uint64_t rest = keep < 64 ? m << keep : 0, half = 1ull << 63;
+        if (rest > half || (rest == half && (q & 1))) q++;
+    }
+    if (e < emin) return s | (uint32_t)q; /* q == 1<<M is the smallest normal */
+    if (q >> (M + 1)) { q >>= 1; e++; }
+    if (e > bias) return s | (((1u << E) - 1) << M);
+    return s | ((uint32_t)(e + bias) << M) | ((uint32_t)q & ((1u << M) - 1));
+}
+
+template <int E, int M>
+CRK_DEV uint16_t f64_to_narrow(double d) {
+    const uint64_t u = f64_bits(d);
+    const uint32_t sign = (uint32_t)(u >> 63);
+    const int ef = (int)((u >> 52) & 0x7FF);
+    const uint64_t frac = u & ((1ull << 52) - 1);
+    if (ef == 0x7FF) return frac ? 0x7FFF : (uint16_t)((sign << (E + M)) | (((1u << E) - 1) << M));
+    if (ef == 0) return (uint16_t)round_pack<E, M>(sign, frac, -1074);
+    return (uint16_t)round_pack<E, M>(sign, frac | (1ull << 52), ef - 1075);
+}
+
+template <int E, int M, class I>
+CRK_DEV uint16_t int_to_narrow(I v) {
+    const bool neg = v < 0;
+    const uint64_t mag = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    return (uint16_t)round_pack<E, M>(neg ? 1u : 0u, mag, 0);
+}
+
+CRK_DEV uint16_t f32_to_bf16(float f) {
+    uint32_t u = f32_bits(f);
+    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFF;
+    u += 0x7FFFu + ((u >> 16) & 1u); /* RNE on the dropped 16 bits */
+    return (uint16_t)(u >> 16);
+}
+CRK_DEV float bf16_to_f32(uint16_t b) { return bits_f32((uint32_t)b << 16); }
+
+/* OCP e4m3fn: bias 7, no inf, NaN = S.1111.111, max 448 (0x7E). */
+CRK_DEV float f8_to_f32(uint8_t b) {
+    const uint32_t sign = (uint32_t)(b & 0x80) << 24;
+    const uint32_t e = (b >> 3) & 0xF, m = b & 7;
+    if ((b & 0x7F) == 0x7F) return bits_f32(0x7FC00000u | sign);
+    if (e == 0) return bits_f32(f32_bits((float)m * 0.001953125f) | sign); /* m * 2^-9 */
+    return bits_f32(sign | ((e + 120) << 23) | (m << 20));
+}
+/* __nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3): RNE, saturate to
+ * +-448 (inf too), NaN -> 0x7F. */
+CRK_DEV uint8_t f32_to_f8(float f) {
+    const uint32_t u = f32_bits(f), a = u & 0x7FFFFFFFu;
+    const uint8_t sign = (uint8_t)((u >> 24) & 0x80);
+    if (a > 0x7F800000u) return 0x7F;
+    if (a > 0x43E00000u) return sign | 0x7E;           /* |x| > 448 */
+    if (a < 0x3C800000u) {                             /* |x| < 2^-6: subnormal */
+        const float m = rintf(bits_f32(a) * 512.0f);   /* exact scale, RNE */
+        return sign | (uint8_t)m;                      /* m == 8 is 2^-6 */
+    }
+    const uint32_t r = (a + 0x7FFFFu + ((a >> 20) & 1u)) >> 20;
+    return sign | (uint8_t)(r - (120u << 3));
+}
+
+/* ------------------------------------------------------- storage types */
+
+struct f16 { uint16_t b; };
+struct bf16 { uint16_t b; };
+struct f8 { uint8_t b; };
+
+/* Value of any storage type as float / double (exact except f64 -> f32). */
+CRK_DEV float to_f32(f16 x) { return f16_to_f32(x.b); }
+CRK_DEV float to_f32(bf16 x) { return bf16_to_f32(x.b); }
+CRK_DEV float to_f32(f8 x) { return f8_to_f32(x.b); }
+
+/* ---------------------------------------------- 16-bit arithmetic types */
+/* H<T> wraps a 16-bit storage type so that + - * / round to 16 bits after
+ * each operation (exact emulation: f32 holds every such result exactly
+ * before the single final rounding). */
+template <class S> struct H;
+template <> struct H<f16> {
+    uint16_t b;
+    CRK_DEV float f() const { return f16_to_f32(b); }
+    static CRK_DEV H make(float v) { return H{f32_to_f16(v)}; }
+    static CRK_DEV H from_f64(double v) { return H{f64_to_narrow<5, 10>(v)}; }
+};
+template <> struct H<bf16> {
+    uint16_t b;
+    CRK_DEV float f() const { return bf16_to_f32(b); }
+    static CRK_DEV H make(float v) { return H{f32_to_bf16(v)}; }
+    static CRK_DEV H from_f64(double v) { return H{f64_to_narrow<8, 7>(v)}; }
+};
+template <class S> CRK_DEV H<S> operator+(H<S> a, H<S> b) { return H<S>::make(a.f() + b.f()); }
+template <class S> CRK_DEV H<S> operator-(H<S> a, H<S> b) { return H<S>::make(a.f() - b.f()); }
+template <class S> CRK_DEV H<S> operator*(H<S> a, H<S> b) { return H<S>::make(a.f() * b.f()); }
+template <class S> CRK_DEV H<S> operator/(H<S> a, H<S> b) { return H<S>::make(a.f() / b.f()); }
+template <class S> CRK_DEV H<S> operator-(H<S> a) { return H<S>{(uint16_t)(a.b ^ 0x8000u)}; }
+template <class S> CRK_DEV bool operator>(H<S> a, H<S> b) { return a.f() > b.f(); }
+template <class S> CRK_DEV bool operator<(H<S> a, H<S> b) { return a.f() < b.f(); }
+
+/* Arithmetic type of each storage type: 16-bit types compute as H<S>, fp8
+ * decodes to f32 and encodes SATFINITE, the rest compute as themselves. */
+template <class T> struct Arith {
+    using A = T;
+    static CRK_DEV A in(T x) { return x; }
+    static CRK_DEV T out(A a) { return a; }
+};
+template <> struct Arith<f16> {
+    using A = H<f16>;
+    static CRK_DEV A in(f16 x) { return A{x.b}; }
+    static CRK_DEV f16 out(A a) { return f16{a.b}; }
+};
+template <> struct Arith<bf16> {
+    using A = H<bf16>;
+    static CRK_DEV A in(bf16 x) { return A{x.b}; }
+    static CRK_DEV bf16 out(A a) { return bf16{a.b}; }
+};
+template <> struct Arith<f8> {
+    using A = float;
+    static CRK_DEV A in(f8 x) { return f8_to_f32(x.b); }
+    static CRK_DEV f8 out(A a) { return f8{f32_to_f8(a)}; }
+};
+
+/* --------------------------------------------------- float -> integer */
+/* PTX cvt.rzi.{u32,s32,s64}: truncate, saturate; NaN -> 0 except s64 where
+ * the measured result is INT64_MIN. */
+template <class F> CRK_DEV uint32_t sat_u32(F x) {
+    if (!(x > (F)-1)) return 0;                     /* also NaN */
+    if (x >= (F)4294967296.0) return 0xFFFFFFFFu;
+    return (uint32_t)x;
+}
+template <class F> CRK_DEV int64_t sat_i64(F x) {
+    if (x != x) return INT64_MIN;
+    if (x >= (F)9223372036854775808.0) return INT64_MAX;
+    if (x < (F)-9223372036854775808.0) return INT64_MIN;
+    return (int64_t)x;
+}
+template <class F> CRK_DEV int32_t sat_i32(F x) {
+    if (x != x) return 0;
+    if (x >= (F)2147483648.0) return INT32_MAX;
+    if (x <= (F)-2147483648.0) return INT32_MIN;
+    return (int32_t)x;
+}
+template <class F> CRK_DEV int16_t sat_i16(F x) {
+    if (x != x) return 0;
+    if (x >= (F)32767.0) return 32767;
+    if (x <= (F)-32768.0) return -32768;
+    return (int16_t)(int32_t)x;
+}
+
+/* ------------------------------------------------------ the cast table */
+/* convert<D>(s): Candle's cast_<S>_<D> for one element. Canonical source
+ * values: integers as themselves, floats as float/double, 16-bit and fp8
+ * decoded to float (exact). */
+template <class D> struct Conv;
+
+template <> struct Conv<uint8_t> {
+    template <class I> static CRK_DEV uint8_t from_int(I v) { return (uint8_t)v; }
+    static CRK_DEV uint8_t from_f(float v) { return (uint8_t)sat_u32(v); }
+    static CRK_DEV uint8_t from_f(double v) { return (uint8_t)sat_u32(v); }
+};
+template <> struct Conv<uint32_t> {
+    template <class I> static CRK_DEV uint32_t from_int(I v) { return (uint32_t)v; }
+    static CRK_DEV uint32_t from_f(float v) { return sat_u32(v); }
+    static CRK_DEV uint32_t from_f(double v) { return sat_u32(v); }
+};
+template <> struct Conv<int16_t> {
+    template <class I> static CRK_DEV int16_t from_int(I v) { return (int16_t)(uint16_t)v; }
+    static CRK_DEV int16_t from_f(float v) { return sat_i16(v); }
+    static CRK_DEV int16_t from_f(double v) { return sat_i16(v); }
+};
+template <> struct Conv<int32_t> {
+    template <class I> static CRK_DEV int32_t from_int(I v) { return (int32_t)(uint32_t)v; }
+    static CRK_DEV int32_t from_f(float v) { return sat_i32(v); }
+    static CRK_DEV int32_t from_f(double v) { return sat_i32(v); }
+};
+template <> struct Conv<int64_t> {
+    template <class I> static CRK_DEV int64_t from_int(I v) { return (int64_t)v; }
+    static CRK_DEV int64_t from_f(float v) { return sat_i64(v); }
+    static CRK_DEV int64_t from_f(double v) { return sat_i64(v); }
+};
+template <> struct Conv<float> {
+    template <class I> static CRK_DEV float from_int(I v) { return (float)v; }
+    static CRK_DEV float from_f(float v) { return v; }
+    static CRK_DEV float from_f(double v) { return (float)v; }
+};
+template <> struct Conv<double> {
+    template <class I> static CRK_DEV double from_int(I v) { return (double)v; }
+    static CRK_DEV double from_f(float v) { return (double)v; }
+    static CRK_DEV double from_f(double v) { return v; }
+};
+template <> struct Conv<f16> {
+    /* int -> f16 rounds once from the exact integer (cvt.rn.f16.s64). */
+    template <class I> static CRK_DEV f16 from_int(I v) { return f16{int_to_narrow<5, 10>(v)}; }
+    static CRK_DEV f16 from_f(float v) { return f16{f32_to_f16(v)}; }
+    static CRK_DEV f16 from_f(double v) { return f16{f64_to_narrow<5, 10>(v)}; }
+};
+template <> struct Conv<bf16> {
+    template <class I> static CRK_DEV bf16 from_int(I v) { return bf16{int_to_narrow<8, 7>(v)}; }
+    static CRK_DEV bf16 from_f(float v) { return bf16{f32_to_bf16(v)}; }
+    static CRK_DEV bf16 from_f(double v) { return bf16{f64_to_narrow<8, 7>(v)}; }
+};
+template <> struct Conv<f8> {
+    /* Upstream converts every source to f32 first (f64: double rounding). */
+    template <class I> static CRK_DEV f8 from_int(I v) { return f8{f32_to_f8((float)v)}; }
+    static CRK_DEV f8 from_f(float v) { return f8{f32_to_f8(v)}; }
+    static CRK_DEV f8 from_f(double v) { return f8{f32_to_f8((float)v)}; }
+};
+
+template <class D> CRK_DEV D convert(uint8_t v) { return Conv<D>::from_int(v); }
+template <class D> CRK_DEV D convert(uint32_t v) { return Conv<D>::from_int(v); }
+template <class D> CRK_DEV D convert(int16_t v) { return Conv<D>::from_int(v); }
+template <class D> CRK_DEV D convert(int32_t v) { return Conv<D>::from_int(v); }
+template <class D> CRK_DEV D convert(int64_t v) { return Conv<D>::from_int(v); }
+template <class D> CRK_DEV D convert(float v) { return Conv<D>::from_f(v); }
+template <class D> CRK_DEV D convert(double v) { return Conv<D>::from_f(v); }
+template <class D> CRK_DEV D convert(f16 v) { return Conv<D>::from_f(to_f32(v)); }
+template <class D> CRK_DEV D convert(bf16 v) { return Conv<D>::from_f(to_f32(v)); }
+template <class D> CRK_DEV D convert(f8 v) { return Conv<D>::from_f(to_f32(v)); }
+/* 16-bit identity casts are plain copies upstream (CAST_OP); the fp8 one
+ * goes through f32 (CAST_OP_FP8), so 0xFF becomes the canonical 0x7F. */
+template <> CRK_DEV f16 convert<f16>(f16 v) { return v; }
+template <> CRK_DEV bf16 convert<bf16>(bf16 v) { return v; }
+
+} // namespace crk
+#endif

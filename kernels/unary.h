@@ -1,0 +1,136 @@
+/* unary.h — u<op>_<dtype> (fact sheet §4.1).
+ * Ops are written once over an arithmetic type A: float, double, or H<f16>/
+ * H<bf16> (every + - * / rounded to 16 bits, libm through f32 as upstream's
+ * 16-bit helpers do). fp8 decodes to f32, computes in f32, encodes SATFINITE. */
+#ifndef CRK_UNARY_H
+#define CRK_UNARY_H
+#include "elementwise.h"
+
+namespace crk {
+namespace m {
+
+template <class A> CRK_DEV A cst(double v);
+template <> CRK_DEV float cst<float>(double v) { return (float)v; }
+template <> CRK_DEV double cst<double>(double v) { return v; }
+template <> CRK_DEV H<f16> cst<H<f16>>(double v) { return H<f16>::from_f64(v); }
+template <> CRK_DEV H<bf16> cst<H<bf16>>(double v) { return H<bf16>::from_f64(v); }
+
+/* f32 / f64 libm, and the 16-bit forms computed in f32 then rounded. */
+#define CRK_MATH1(name, f32fn, f64fn)                                                     \
+    CRK_DEV float name(float x) { return f32fn(x); }                                      \
+    CRK_DEV double name(double x) { return f64fn(x); }                                    \
+    template <class S> CRK_DEV H<S> name(H<S> x) { return H<S>::make(f32fn(x.f())); }
+CRK_MATH1(exp, expf, ::exp)
+CRK_MATH1(log, logf, ::log)
+CRK_MATH1(sin, sinf, ::sin)
+CRK_MATH1(cos, cosf, ::cos)
+CRK_MATH1(tanh, tanhf, ::tanh)
+CRK_MATH1(erf, erff, ::erf)
+CRK_MATH1(ceil, ceilf, ::ceil)
+CRK_MATH1(floor, floorf, ::floor)
+CRK_MATH1(round, roundf, ::round) /* half away from zero */
+CRK_MATH1(normcdf, normcdff, ::normcdf)
+CRK_MATH1(sqrt, sqrtf, ::sqrt)
+#undef CRK_MATH1
+
+CRK_DEV float abs(float x) { return fabsf(x); }
+CRK_DEV double abs(double x) { return ::fabs(x); }
+template <class S> CRK_DEV H<S> abs(H<S> x) { return H<S>{(uint16_t)(x.b & 0x7FFFu)}; }
+
+CRK_DEV float pow(float x, float p) { return powf(x, p); }
+CRK_DEV double pow(double x, double p) { return ::pow(x, p); }
+template <class S> CRK_DEV H<S> pow(H<S> x, H<S> p) { return H<S>::make(powf(x.f(), p.f())); }
+
+/* maxg: f32/f64 NaN-ignoring (fmaxf), 16-bit NaN-propagating (__hmax_nan). */
+CRK_DEV float maxg(float a, float b) { return fmaxf(a, b); }
+CRK_DEV double maxg(double a, double b) { return ::fmax(a, b); }
+template <class S> CRK_DEV H<S> maxg(H<S> a, H<S> b) {
+    if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};
+    return a.f() > b.f() ? a : b;
+}
+
+} // namespace m
+
+#define CRK_OP(Name, expr)                                                       \
+    struct Name {                                                                \
+        template <class A> CRK_DEV A operator()(A x, A p) const {                \
+            (void)p;                                                             \
+            return expr;                                                         \
+        }                                                                        \
+    };
+CRK_OP(OpNeg, -x)
+CRK_OP(OpRecip, m::cst<A>(1.0) / x)
+CRK_OP(OpExp, m::exp(x))
+CRK_OP(OpLog, m::log(x))
+CRK_OP(OpSin, m::sin(x))
+CRK_OP(OpCos, m::cos(x))
+CRK_OP(OpTanh, m::tanh(x))
+CRK_OP(OpErf, m::erf(x))
+CRK_OP(OpCeil, m::ceil(x))
+CRK_OP(OpFloor, m::floor(x))
+CRK_OP(OpRound, m::round(x))
+CRK_OP(OpNormcdf, m::normcdf(x))
+CRK_OP(OpAbs, m::abs(x))
+CRK_OP(OpSqr, x * x)
+CRK_OP(OpSqrt, m::sqrt(x))
+CRK_OP(OpGeluErf, x * m::normcdf(x))
+CRK_OP(OpRelu, m::maxg(x, m::cst<A>(0.0)))
+CRK_OP(OpElu, x > m::cst<A>(0.0) ? x : p * (m::exp(x) - m::cst<A>(1.0)))
+CRK_OP(OpSilu, x / (m::cst<A>(1.0) + m::exp(-x)))
+CRK_OP(OpPowf, m::pow(x, p))
+CRK_OP(OpSign, m::cst<A>(x > m::cst<A>(0.0) ? 1.0 : 0.0) - m::cst<A>(x < m::cst<A>(0.0) ? 1.0 : 0.0))
+CRK_OP(OpSigmoid, m::cst<A>(1.0) / (m::cst<A>(1.0) + m::exp(-x)))
+#undef CRK_OP
+
+/* gelu, tanh form, upstream's evaluation order and T-rounded constants. */
+struct OpGelu {
+    template <class A> CRK_DEV A operator()(A x, A) const {
+        const A x_sq = x * x, x_cube = x_sq * x;
+        const A alpha = x + m::cst<A>(0.044715) * x_cube;
+        /* M_2_SQRTPI * M_SQRT1_2 = sqrt(2/pi), evaluated in double upstream */
+        const A k = m::cst<A>(1.12837916709551257390 * 0.70710678118654752440);
+        return (m::cst<A>(0.5) * x) * (m::cst<A>(1.0) + m::tanh(k * alpha));
+    }
+};
+
+/* Storage type T -> arithmetic type, applying Op with its scalar. */
+template <class Op, class T> struct Apply {
+    T p;
+    CRK_DEV T operator()(T x) const {
+        using R = Arith<T>;
+        return R::out(Op{}(R::in(x), R::in(p)));
+    }
+};
+
+/* ucopy is a plain copy for every dtype (fp8 too: a byte copy). */
+struct OpCopy {};
+template <class T> struct Apply<OpCopy, T> {
+    T p;
+    CRK_DEV T operator()(T x) const { return x; }
+};
+
+/* Elements per thread for long libm calls (register budget, see run_map). */
+template <class Op, class T> struct MaxVec { static constexpr int value = 16; };
+template <class T> struct MaxVec<OpPowf, T> { static constexpr int value = 2; };
+template <> struct MaxVec<OpErf, double> { static constexpr int value = 1; };
+
+template <class Op, class T>
+CRK_DEV void unary(size_t numel, size_t nd, const size_t *info, T param, const T *inp, T *out) {
+    run_map<MaxVec<Op, T>::value>(numel, nd, info, inp, out, Apply<Op, T>{param});
+}
+
+} // namespace crk
+
+/* UNARY_OP: (numel, num_dims, info, inp, out) */
+#define CRK_UNARY(NAME, OP, T)                                                                \
+    CRK_KERNEL NAME(const size_t numel, const size_t num_dims, const size_t *info, const T *inp, \
+                    T *out) {                                                                 \
+        crk::unary<crk::OP, T>(numel, num_dims, info, T{}, inp, out);                         \
+    }
+/* UNARY_OP1 (elu, powf): the scalar comes before inp. */
+#define CRK_UNARY1(NAME, OP, T)                                                               \
+    CRK_KERNEL NAME(const size_t numel, const size_t num_dims, const size_t *info, const T param, \
+                    const T *inp, T *out) {                                                   \
+        crk::unary<crk::OP, T>(numel, num_dims, info, param, inp, out);                       \
+    }
+#endif

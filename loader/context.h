@@ -1,0 +1,43 @@
+/* context.h — what a crk_ctx holds; shared by context.c, select.c, launch.c. */
+#ifndef CRK_CONTEXT_H
+#define CRK_CONTEXT_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include "crk.h"
+#include "gpu.h"
+
+#define CRK_INFO_SLOTS 1024
+#define CRK_INFO_SLOT_BYTES (4 * CRK_MAX_DIMS * sizeof(size_t))
+
+typedef struct {
+    pthread_mutex_t lock;        /* first use loads once, even from many threads */
+    _Atomic(void *) module;
+    crk_status status;           /* sticky failure of the first load             */
+} crk_module_slot;
+
+struct crk_ctx {
+    crk_gpu gpu;
+    crk_options opt;
+    char path[1024];
+    char device_target[128], device_name[256];
+    char code_object_target[128];  /* target picked among what is shipped */
+    crk_module_slot *modules;      /* one per Candle module id             */
+    _Atomic(void *) *functions;    /* one per registry kernel              */
+    /* info buffers: a ring of device slots; a slot is reused after the
+     * kernel that read it has finished (its event). */
+    void *info_dev;
+    void *info_event[CRK_INFO_SLOTS];
+    int info_event_live[CRK_INFO_SLOTS];
+    pthread_mutex_t info_lock[CRK_INFO_SLOTS];
+    atomic_uint info_next;
+};
+
+/* select.c: picks the shipped target for the device (at open) and returns
+ * a module's image bytes (malloc'ed or embedded; *owned says which). */
+crk_status crk_select_target(crk_ctx *ctx);
+crk_status crk_module_image(crk_ctx *ctx, const char *module, const void **image, size_t *size,
+                            int *owned);
+/* context.c */
+crk_status crk_gpu_error(crk_ctx *ctx, int err, const char *what);
+void *crk_function(crk_ctx *ctx, const crk_kernel_info *ki, crk_status *st);
+#endif

@@ -1,0 +1,50 @@
+/* gpu.h — the mapping between libcrk and a GPU runtime. The loader logic
+ * calls only these; gpu_hip.c maps them onto HIP (AMD), gpu_cuda.c onto the
+ * CUDA driver API (NVIDIA, to run the same kernels on NVIDIA hardware).
+ * Both runtimes are opened with dlopen, so libcrk needs neither at build or
+ * load time and says "no GPU" cleanly where there is none. */
+#ifndef CRK_GPU_H
+#define CRK_GPU_H
+#include <stddef.h>
+
+typedef struct crk_gpu crk_gpu;
+struct crk_gpu {
+    const char *api;            /* "hip" or "cuda"                               */
+    const char *image_kind;     /* what its code objects are: "amdgpu", "nvidia" */
+    int supports_generic;       /* runtime loads generic AMDGPU targets          */
+    void *lib, *ctx;            /* dlopen handle; CUDA primary context           */
+    int device;
+    void *fn[32];               /* resolved entry points, see gpu_*.c            */
+    /* Calls; every one returns 0 or the runtime's error code. */
+    int (*make_current)(crk_gpu *g);
+    int (*module_load)(crk_gpu *g, void **mod, const void *image);
+    int (*module_unload)(crk_gpu *g, void *mod);
+    int (*get_function)(crk_gpu *g, void **fn, void *mod, const char *name);
+    int (*launch)(crk_gpu *g, void *fn, const unsigned grid[3], const unsigned block[3],
+                  void *stream, void **args);
+    int (*malloc)(crk_gpu *g, void **p, size_t bytes);
+    int (*free)(crk_gpu *g, void *p);
+    int (*htod)(crk_gpu *g, void *dst, const void *src, size_t bytes);
+    int (*dtoh)(crk_gpu *g, void *dst, const void *src, size_t bytes);
+    int (*htod_async)(crk_gpu *g, void *dst, const void *src, size_t bytes, void *stream);
+    int (*memset)(crk_gpu *g, void *p, int byte, size_t bytes);
+    int (*synchronize)(crk_gpu *g);
+    int (*event_create)(crk_gpu *g, void **ev);
+    int (*event_record)(crk_gpu *g, void *ev, void *stream);
+    int (*event_sync)(crk_gpu *g, void *ev);
+    int (*event_destroy)(crk_gpu *g, void *ev);
+    const char *(*error_string)(crk_gpu *g, int err);
+    void (*close)(crk_gpu *g);
+};
+
+/* Open device `device` of that runtime; fill target (full target ID, e.g.
+ * "gfx90a:sramecc+:xnack-" or "sm_90") and name. 0 ok, else -1 with why. */
+int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
+                     char *why, size_t wlen);
+int crk_gpu_open_cuda(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
+                      char *why, size_t wlen);
+/* Opens the first runtime that has a device: HIP, then CUDA (or only the one
+ * named by CRK_GPU_API=hip|cuda). */
+int crk_gpu_open(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
+                 char *why, size_t wlen);
+#endif

@@ -1,0 +1,114 @@
+/* gpu_hip.c — gpu.h mapped onto HIP (libamdhip64, opened at run time). */
+#include "gpu.h"
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { INIT, COUNT, SETDEV, PROPS6, PROPS5, NAME, VERSION, MLOAD, MUNLOAD, GETFN, LAUNCH, MALLOC,
+       FREE, MEMCPY, MEMCPYASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY, ERRSTR, NFN };
+static const char *const names[NFN] = {
+    "hipInit", "hipGetDeviceCount", "hipSetDevice", "hipGetDevicePropertiesR0600",
+    "hipGetDeviceProperties", "hipDeviceGetName", "hipRuntimeGetVersion", "hipModuleLoadData",
+    "hipModuleUnload", "hipModuleGetFunction", "hipModuleLaunchKernel", "hipMalloc", "hipFree",
+    "hipMemcpy", "hipMemcpyAsync", "hipMemset", "hipDeviceSynchronize", "hipEventCreateWithFlags",
+    "hipEventRecord", "hipEventSynchronize", "hipEventDestroy", "hipGetErrorString"};
+
+typedef int (*fn_i)(int);
+typedef int (*fn_pi)(void *, int);
+typedef int (*fn_p)(void *);
+#define F(g, i, T) ((T)(g)->fn[i])
+enum { H2D = 1, D2H = 2 }; /* hipMemcpyKind */
+
+static int make_current(crk_gpu *g) { return F(g, SETDEV, fn_i)(g->device); }
+static int module_load(crk_gpu *g, void **m, const void *img) {
+    return F(g, MLOAD, int (*)(void **, const void *))(m, img);
+}
+static int module_unload(crk_gpu *g, void *m) { return F(g, MUNLOAD, fn_p)(m); }
+static int get_function(crk_gpu *g, void **f, void *m, const char *n) {
+    return F(g, GETFN, int (*)(void **, void *, const char *))(f, m, n);
+}
+static int launch(crk_gpu *g, void *f, const unsigned gr[3], const unsigned bl[3], void *s, void **args) {
+    return F(g, LAUNCH, int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                unsigned, void *, void **, void **))(f, gr[0], gr[1], gr[2], bl[0], bl[1],
+                                                                     bl[2], 0, s, args, NULL);
+}
+static int gmalloc(crk_gpu *g, void **p, size_t b) { return F(g, MALLOC, int (*)(void **, size_t))(p, b); }
+static int gfree(crk_gpu *g, void *p) { return F(g, FREE, fn_p)(p); }
+static int copy(crk_gpu *g, void *d, const void *s, size_t b, int kind) {
+    return F(g, MEMCPY, int (*)(void *, const void *, size_t, int))(d, s, b, kind);
+}
+static int htod(crk_gpu *g, void *d, const void *s, size_t b) { return copy(g, d, s, b, H2D); }
+static int dtoh(crk_gpu *g, void *d, const void *s, size_t b) { return copy(g, d, s, b, D2H); }
+static int htod_async(crk_gpu *g, void *d, const void *s, size_t b, void *st) {
+    return F(g, MEMCPYASYNC, int (*)(void *, const void *, size_t, int, void *))(d, s, b, H2D, st);
+}
+static int gmemset(crk_gpu *g, void *p, int v, size_t b) { return F(g, MEMSET, int (*)(void *, int, size_t))(p, v, b); }
+static int sync(crk_gpu *g) { return F(g, SYNC, int (*)(void))(); }
+static int ev_create(crk_gpu *g, void **e) { return F(g, EVCREATE, int (*)(void **, unsigned))(e, 0x2 /* disable timing */); }
+static int ev_record(crk_gpu *g, void *e, void *s) { return F(g, EVRECORD, int (*)(void *, void *))(e, s); }
+static int ev_sync(crk_gpu *g, void *e) { return F(g, EVSYNC, fn_p)(e); }
+static int ev_destroy(crk_gpu *g, void *e) { return F(g, EVDESTROY, fn_p)(e); }
+static const char *err_str(crk_gpu *g, int e) {
+    const char *s = g->fn[ERRSTR] ? F(g, ERRSTR, const char *(*)(int))(e) : NULL;
+    return s ? s : "unknown HIP error";
+}
+static void gclose(crk_gpu *g) {
+    if (g->lib) dlclose(g->lib);
+    g->lib = NULL;
+}
+
+/* hipDeviceProp_t changed layout between HIP 5 and 6 (R0000 / R0600). Rather
+ * than bake one in, read the struct into a large buffer and find the
+ * gcnArchName field by its content: "gfx<hex>" plus optional :feature+/-. */
+static int find_arch_name(const char *buf, size_t len, char *out, size_t olen) {
+    for (size_t i = 0; i + 4 < len; i++) {
+        if ((i && buf[i - 1]) || memcmp(buf + i, "gfx", 3) || !strchr("0123456789", buf[i + 3])) continue;
+        size_t n = strnlen(buf + i, len - i);
+        if (n >= olen || n >= 256) continue;
+        memcpy(out, buf + i, n + 1);
+        return 0;
+    }
+    return -1;
+}
+
+int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
+                     char *why, size_t wlen) {
+    static const char *const libs[] = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
+    memset(g, 0, sizeof *g);
+    for (size_t i = 0; i < 3 && !g->lib; i++) g->lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+    if (!g->lib) return snprintf(why, wlen, "HIP runtime not found (libamdhip64.so)"), -1;
+    for (int i = 0; i < NFN; i++) g->fn[i] = dlsym(g->lib, names[i]);
+    for (int i = 0; i < NFN; i++)
+        if (!g->fn[i] && i != PROPS6 && i != PROPS5 && i != VERSION && i != ERRSTR) {
+            snprintf(why, wlen, "HIP runtime lacks %s", names[i]);
+            return gclose(g), -1;
+        }
+    int count = 0, e;
+    if ((e = F(g, INIT, int (*)(unsigned))(0)) || (e = F(g, COUNT, int (*)(int *))(&count)) || count == 0) {
+        snprintf(why, wlen, "no AMD GPU visible to HIP (%s)", e ? err_str(g, e) : "0 devices");
+        return gclose(g), -1;
+    }
+    if (device < 0 || device >= count) {
+        snprintf(why, wlen, "HIP device %d does not exist (%d present)", device, count);
+        return gclose(g), -1;
+    }
+    g->api = "hip", g->image_kind = "amdgpu", g->device = device;
+    static _Thread_local char props[16384];
+    memset(props, 0, sizeof props);
+    void *pf = g->fn[PROPS6] ? g->fn[PROPS6] : g->fn[PROPS5];
+    if (!pf || ((fn_pi)pf)(props, device) || find_arch_name(props, sizeof props, target, tlen)) {
+        snprintf(why, wlen, "cannot read the GPU's target ID (gcnArchName) from HIP");
+        return gclose(g), -1;
+    }
+    F(g, NAME, int (*)(char *, int, int))(name, (int)nlen, device);
+    int ver = 0;
+    if (g->fn[VERSION]) F(g, VERSION, int (*)(int *))(&ver);
+    g->supports_generic = ver >= 60200000; /* generic targets: ROCm 6.2+ */
+    g->make_current = make_current, g->module_load = module_load, g->module_unload = module_unload;
+    g->get_function = get_function, g->launch = launch, g->malloc = gmalloc, g->free = gfree;
+    g->htod = htod, g->dtoh = dtoh, g->htod_async = htod_async, g->memset = gmemset;
+    g->synchronize = sync, g->event_create = ev_create, g->event_record = ev_record;
+    g->event_sync = ev_sync, g->event_destroy = ev_destroy, g->error_string = err_str, g->close = gclose;
+    return make_current(g) ? (snprintf(why, wlen, "hipSetDevice(%d) failed", device), gclose(g), -1) : 0;
+}

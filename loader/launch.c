@@ -1,0 +1,183 @@
+/* launch.c — launching registry kernels with Candle's conventions. */
+#include "context.h"
+#include "error.h"
+#include "registry.h"
+#include "scalar.h"
+#include <stdio.h>
+#include <string.h>
+
+#define BLOCK 256u
+
+/* Looks the kernel up and checks it belongs to the family the helper serves. */
+static const crk_kernel_info *kernel(const char *name, const char *family, crk_status *st) {
+    const crk_kernel_info *ki = crk_kernel_find(name);
+    if (!ki) return *st = CRK_E_NOT_FOUND, NULL;
+    if (family && strcmp(ki->family, family)) {
+        *st = crk_fail(CRK_E_INVALID, "kernel '%s' is a %s kernel, not %s; use crk_%s or crk_launch", name,
+                       ki->family, family, ki->family);
+        return NULL;
+    }
+    return ki;
+}
+
+static crk_status check_layout(const char *what, const crk_layout *l) {
+    if (!l) return crk_fail(CRK_E_INVALID, "%s layout is NULL", what);
+    if (l->rank > CRK_MAX_DIMS)
+        return crk_fail(CRK_E_TOO_MANY_DIMS, "%s layout has rank %zu, above CRK_MAX_DIMS (%d)", what, l->rank,
+                        CRK_MAX_DIMS);
+    return CRK_OK;
+}
+
+/* Threads needed: contiguous kernels move 16 bytes of the narrowest operand
+ * per thread (kernels/elementwise.h), strided ones one element. */
+static void grid_for(const crk_kernel_info *ki, size_t numel, int strided, unsigned grid[3]) {
+    size_t narrow = 8;
+    for (unsigned i = 0; i < ki->nparams; i++)
+        if (ki->params[i].kind == CRK_ARG_PTR && ki->params[i].dtype >= 0) {
+            size_t s = crk_dtype_size((crk_dtype)ki->params[i].dtype);
+            if (s < narrow) narrow = s;
+        }
+    const size_t per_thread = strided ? 1 : 16 / narrow;
+    size_t blocks = ((numel + per_thread - 1) / per_thread + BLOCK - 1) / BLOCK;
+    if (blocks > 0x7FFFFFFFu) blocks = 0x7FFFFFFFu; /* grid-stride covers the rest */
+    grid[0] = (unsigned)(blocks ? blocks : 1), grid[1] = grid[2] = 1;
+}
+
+/* Takes an info slot, uploads info into it on the stream (no host sync),
+ * launches, and marks the slot busy until the kernel is done. */
+static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, void *fn,
+                                   size_t numel, const size_t *info, size_t info_len, void **args) {
+    ctx->gpu.make_current(&ctx->gpu);
+    unsigned grid[3], block[3] = {BLOCK, 1, 1};
+    grid_for(ki, numel, info_len != 0, grid);
+    if (info_len == 0) { /* SlicePtrOrNull::Null */
+        int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, s, args);
+        return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
+    }
+    const unsigned slot = atomic_fetch_add(&ctx->info_next, 1) % CRK_INFO_SLOTS;
+    pthread_mutex_lock(&ctx->info_lock[slot]);
+    int e = 0;
+    if (ctx->info_event_live[slot]) e = ctx->gpu.event_sync(&ctx->gpu, ctx->info_event[slot]);
+    else if (!ctx->info_event[slot]) e = ctx->gpu.event_create(&ctx->gpu, &ctx->info_event[slot]);
+    void *dev = (char *)ctx->info_dev + (size_t)slot * CRK_INFO_SLOT_BYTES;
+    if (!e) e = ctx->gpu.htod_async(&ctx->gpu, dev, info, info_len * sizeof(size_t), s);
+    *(void **)args[2] = dev;
+    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, s, args);
+    if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], s);
+    ctx->info_event_live[slot] = !e;
+    pthread_mutex_unlock(&ctx->info_lock[slot]);
+    return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
+}
+
+static const void *at_offset(const void *p, const crk_layout *l, int dt) {
+    return p ? (const char *)p + l->start_offset * crk_dtype_size((crk_dtype)dt) : NULL;
+}
+
+/* Unary-shaped kernels: (numel, num_dims, info, [param,] inp, out[, mul, add]). */
+static crk_status map1(crk_ctx *ctx, crk_stream s, const char *name, const char *family,
+                       const crk_layout *l, const void *inp, void *out, const double *scalars, int nscalars) {
+    crk_status st = CRK_OK;
+    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "launch");
+    const crk_kernel_info *ki = kernel(name, family, &st);
+    if (!ki) return st;
+    if ((st = check_layout("input", l)) != CRK_OK) return st;
+    if (!inp || !out) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, inp ? "out" : "inp");
+    size_t numel = crk_layout_numel(l), num_dims = l->rank, info[2 * CRK_MAX_DIMS];
+    if (numel == 0) return CRK_OK;
+    const crk_layout *ls[1] = {l};
+    size_t info_len = crk_info_pack(ls, 1, 1, info, 2 * CRK_MAX_DIMS);
+    void *fn = crk_function(ctx, ki, &st);
+    if (!fn) return st;
+    const void *in_p = at_offset(inp, l, ki->dtypes[0]);
+    void *info_p = NULL;
+    unsigned char sc[2][8];
+    void *args[8] = {&numel, &num_dims, &info_p};
+    int n = 3;
+    for (unsigned i = 3; i < ki->nparams; i++) {
+        const crk_param *p = &ki->params[i];
+        if (p->kind == CRK_ARG_SCALAR) {
+            int k = !strcmp(p->name, "add"); /* mul/param use scalars[0], add scalars[1] */
+            if (k >= nscalars) return crk_fail(CRK_E_SIGNATURE, "%s: missing scalar '%s'", name, p->name);
+            crk_scalar_from_f64((crk_dtype)p->dtype, scalars[k], sc[k]);
+            args[n++] = sc[k];
+        } else {
+            args[n++] = !strcmp(p->name, "out") ? (void *)&out : (void *)&in_p;
+        }
+    }
+    return launch_with_info(ctx, s, ki, fn, numel, info, info_len, args);
+}
+
+crk_status crk_unary(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in, const void *inp,
+                     void *out, double param) {
+    return map1(ctx, s, name, "unary", in, inp, out, &param, 1);
+}
+
+crk_status crk_affine(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in,
+                      const void *inp, void *out, double mul, double add) {
+    const double sc[2] = {mul, add};
+    return map1(ctx, s, name, "affine", in, inp, out, sc, 2);
+}
+
+crk_status crk_cast(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in, const void *inp,
+                    void *out) {
+    return map1(ctx, s, name, "cast", in, inp, out, NULL, 0);
+}
+
+crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *cond_l,
+                     const void *cond, const crk_layout *t_l, const void *t, const crk_layout *f_l,
+                     const void *f, void *out) {
+    crk_status st = CRK_OK;
+    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "where");
+    const crk_kernel_info *ki = kernel(name, "ternary", &st);
+    if (!ki) return st;
+    if ((st = check_layout("condition", cond_l)) || (st = check_layout("on_true", t_l)) ||
+        (st = check_layout("on_false", f_l)))
+        return st;
+    if (!cond || !t || !f || !out) return crk_fail(CRK_E_INVALID, "%s: NULL buffer pointer", name);
+    if (t_l->rank != cond_l->rank || f_l->rank != cond_l->rank ||
+        memcmp(t_l->dims, cond_l->dims, cond_l->rank * sizeof(size_t)) ||
+        memcmp(f_l->dims, cond_l->dims, cond_l->rank * sizeof(size_t)))
+        return crk_fail(CRK_E_INVALID, "%s: on_true/on_false must have the condition's shape "
+                        "(broadcast with stride 0 first)", name);
+    size_t numel = crk_layout_numel(cond_l), num_dims = cond_l->rank, info[4 * CRK_MAX_DIMS];
+    if (numel == 0) return CRK_OK;
+    const crk_layout *ls[3] = {cond_l, t_l, f_l};
+    /* Upstream's where kernel always gets an info buffer (it never tests for
+     * NULL); ours accepts NULL too, so contiguous launches skip the upload. */
+    size_t info_len = crk_info_pack(ls, 3, 1, info, 4 * CRK_MAX_DIMS);
+    void *fn = crk_function(ctx, ki, &st);
+    if (!fn) return st;
+    const void *c_p = at_offset(cond, cond_l, ki->dtypes[0]), *t_p = at_offset(t, t_l, ki->dtypes[1]),
+               *f_p = at_offset(f, f_l, ki->dtypes[1]);
+    void *info_p = NULL;
+    void *args[7] = {&numel, &num_dims, &info_p, &c_p, &t_p, &f_p, &out};
+    return launch_with_info(ctx, s, ki, fn, numel, info, info_len, args);
+}
+
+crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
+                      const unsigned block[3], void **args, const size_t *sizes, size_t nargs) {
+    crk_status st = CRK_OK;
+    if (!ctx) return crk_fail(CRK_E_INVALID, "crk_launch: ctx is NULL");
+    const crk_kernel_info *ki = kernel(name, NULL, &st);
+    if (!ki) return st;
+    if (!grid || !block || (nargs && (!args || !sizes)))
+        return crk_fail(CRK_E_INVALID, "crk_launch %s: NULL grid, block, args or sizes", name);
+    if (nargs != ki->nparams)
+        return crk_fail(CRK_E_SIGNATURE, "crk_launch %s: %zu arguments given, the kernel takes %u", name, nargs,
+                        ki->nparams);
+    for (size_t i = 0; i < nargs; i++) {
+        if (!args[i]) return crk_fail(CRK_E_INVALID, "crk_launch %s: args[%zu] is NULL", name, i);
+        if (sizes[i] != ki->params[i].size)
+            return crk_fail(CRK_E_SIGNATURE, "crk_launch %s: argument %zu (%s%s%s) is %u bytes, %zu given", name, i,
+                            ki->params[i].ctype, ki->params[i].ctype[strlen(ki->params[i].ctype) - 1] == '*' ? "" : " ",
+                            ki->params[i].name, ki->params[i].size, sizes[i]);
+    }
+    if (!grid[0] || !grid[1] || !grid[2] || !block[0] || !block[1] || !block[2] ||
+        (size_t)block[0] * block[1] * block[2] > 1024)
+        return crk_fail(CRK_E_INVALID, "crk_launch %s: grid and block must be non-zero, block at most 1024 threads", name);
+    void *fn = crk_function(ctx, ki, &st);
+    if (!fn) return st;
+    ctx->gpu.make_current(&ctx->gpu);
+    int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, s, args);
+    return e ? crk_gpu_error(ctx, e, name) : CRK_OK;
+}

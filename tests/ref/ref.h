@@ -1,0 +1,101 @@
+/* ref.h — CPU reference semantics of Candle's CUDA element-wise kernels
+ * (families cast, unary, affine, where), written from the fact sheet
+ * shared/reference/candle-cuda-kernels.md (§3.3, §4.1, §4.4, §4.5, §4.6),
+ * independently of the GPU kernels of this repository.
+ *
+ * Portable C11, libc + libm only.  Build: see tests/ref/ref_selftest.c.
+ *
+ * Storage: bf16/f16 are uint16_t bit patterns, f8e4m3 is a uint8_t bit
+ * pattern (OCP E4M3FN: bias 7, no infinities, NaN = S.1111.111, max 448).
+ *
+ * NaN bit patterns: results that are NaN are produced with canonical
+ * payloads (f16/bf16 0x7FFF, f8 0x7F); NaNs widened to f32/f64 keep sign and
+ * payload.  Tests should compare NaN results by class (both NaN), not by bits,
+ * except for the f32->f16/bf16/f8 rules that the fact sheet pins down.
+ */
+#ifndef CRK_TESTS_REF_H
+#define CRK_TESTS_REF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Same guard and same enum as include/crk.h: whichever is included first wins. */
+#ifndef CRK_H_DTYPES
+#define CRK_H_DTYPES
+/* Candle's storage dtypes that have kernels, in Candle's DType order. */
+typedef enum {
+    CRK_U8, CRK_U32, CRK_I16, CRK_I32, CRK_I64,
+    CRK_BF16, CRK_F16, CRK_F32, CRK_F64, CRK_F8E4M3,
+    CRK_DTYPE_COUNT
+} crk_dtype;
+#endif
+
+/* ------------------------------------------------------------ dtype info */
+size_t ref_dtype_size(crk_dtype dt);          /* 0 for an invalid dtype          */
+const char *ref_dtype_name(crk_dtype dt);     /* "u8" … "f8e4m3"; "?" if invalid  */
+int ref_dtype_is_float(crk_dtype dt);         /* bf16, f16, f32, f64, f8e4m3      */
+
+/* ------------------------------------------------------ bit conversions */
+float ref_f16_to_f32(uint16_t h);             /* exact */
+float ref_bf16_to_f32(uint16_t b);            /* exact */
+float ref_f8_to_f32(uint8_t f);               /* exact; NaN (S.1111.111) -> NaN  */
+uint16_t ref_f32_to_f16(float x);             /* RNE, overflow -> ±inf, NaN -> 0x7FFF */
+uint16_t ref_f32_to_bf16(float x);            /* RNE, overflow -> ±inf, NaN -> 0x7FFF */
+uint16_t ref_f64_to_f16(double x);            /* single RNE rounding from double  */
+uint16_t ref_f64_to_bf16(double x);           /* single RNE rounding from double  */
+uint8_t ref_f32_to_f8(float x);               /* RNE, saturate to ±448 (±inf too),
+                                                 NaN -> 0x7F, -0 -> 0x80          */
+
+/* Value of one element as a double (exact for every dtype except i64 with
+ * |v| > 2^53, which is rounded to nearest). */
+double ref_value_f64(crk_dtype dt, const void *p);
+int ref_is_nan(crk_dtype dt, const void *p);  /* 0 for integer dtypes */
+
+/* Candle's T::from_f64 (host-side scalar conversion for affine/elu/powf):
+ * integers: Rust `as` (truncate toward zero, saturate, NaN -> 0);
+ * f16/bf16: RNE from double; f32: (float)v; f64: v; f8e4m3: via f32. */
+void ref_scalar_from_f64(crk_dtype dt, double v, void *out);
+
+/* ------------------------------------------------------------------ cast */
+/* Convert ONE element, cast_{src}_{dst} semantics, every one of the 100 pairs. */
+void ref_cast(crk_dtype src, crk_dtype dst, const void *in, void *out);
+
+/* ----------------------------------------------------------------- unary */
+/* ops: copy neg recip exp log sin cos tanh erf ceil floor round normcdf abs
+ *      sqr sqrt gelu gelu_erf relu elu silu powf sign sigmoid
+ * param: alpha for elu, exponent for powf (converted with ref_scalar_from_f64
+ * first); ignored otherwise.  "copy" works for every dtype (bit copy); the
+ * other ops for float dtypes only.  Unknown op / unsupported dtype: abort(). */
+void ref_unary(const char *op, crk_dtype dt, const void *in, void *out, double param);
+int ref_unary_supported(const char *op, crk_dtype dt);   /* 1 yes, 0 no */
+/* Mathematically exact value in double (true constants, expm1 for elu, ...);
+ * relu(NaN) = 0, sign(NaN) = 0.  Unknown op: abort(). */
+double ref_unary_exact(const char *op, double x, double param);
+
+/* Number of unary ops and their names, in the order listed above. */
+#define REF_UNARY_OP_COUNT 24
+extern const char *const ref_unary_ops[REF_UNARY_OP_COUNT];
+
+/* ---------------------------------------------------------------- affine */
+/* out = x*mul + add in T; mul/add converted with ref_scalar_from_f64 first. */
+void ref_affine(crk_dtype dt, const void *in, void *out, double mul, double add);
+
+/* ----------------------------------------------------------------- where */
+/* Condition truth value: any non-zero value is true (float dtypes: x != 0,
+ * so NaN is true and -0 is false). */
+int ref_is_true(crk_dtype cond_dt, const void *c);
+
+/* ------------------------------------------------------------------ ULPs */
+/* Float dtypes: distance in representable values (+0 and -0 equal; ±inf
+ * count as the value after the largest finite); INT64_MAX if exactly one is
+ * NaN, 0 if both are.  Integer dtypes: |a - b| (saturated to INT64_MAX). */
+int64_t ref_ulp_diff(crk_dtype dt, const void *a, const void *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CRK_TESTS_REF_H */
