@@ -55,8 +55,8 @@ int emit_registry(const gen_kernel *ks, size_t n, const char *path) {
         const gen_family *F = &GEN_FAMILIES[k->fam];
         char alias[80] = "NULL";
         if (k->alias >= 0) snprintf(alias, sizeof alias, "\"%s\"", ks[k->alias].name);
-        fprintf(f, "    {\"%s\", \"%s\", \"%s\", %d, %zu, %d, {%d, %d, -1}, %d, %s, P%zu},\n", k->name,
-                F->name, F->module, module_id(F->module), gen_sig_len(k->sig), F->info_arrays, k->dt[0],
+        fprintf(f, "    {\"%s\", \"%s\", \"%s\", \"%s\", %d, %zu, %d, {%d, %d, -1}, %d, %s, P%zu},\n", k->name,
+                F->name, k->op ? k->op->op : F->root, F->module, module_id(F->module), gen_sig_len(k->sig), F->info_arrays, k->dt[0],
                 k->dt[1], k->upstream, alias, sig_of[i]);
     }
     fprintf(f, "};\nconst size_t crk_registry_count = %zu;\n\n", n);

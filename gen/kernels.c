@@ -54,7 +54,7 @@ size_t gen_expand(gen_kernel **out) {
     char root[32];
     for (size_t i = 0; i < GEN_N_UNARY_OPS; i++) {
         const gen_unary_op *op = &GEN_UNARY_OPS[i];
-        snprintf(root, sizeof root, "u%s", op->op);
+        snprintf(root, sizeof root, "%s%s", GEN_FAMILIES[FAM_UNARY].root, op->op);
         for (int dt = 0; dt < CRK_DTYPE_COUNT; dt++) {
             if (op->math && dt < CRK_BF16) continue; /* math ops: float dtypes */
             add(&l, FAM_UNARY, root, (int8_t)dt, -1, op->has_param ? GEN_SIG_UNARY1 : GEN_SIG_UNARY,
@@ -63,14 +63,14 @@ size_t gen_expand(gen_kernel **out) {
     }
     for (int s = 0; s < CRK_DTYPE_COUNT; s++)
         for (int d = 0; d < CRK_DTYPE_COUNT; d++)
-            add(&l, FAM_CAST, "cast", (int8_t)s, (int8_t)d, GEN_SIG_CAST, NULL, gen_upstream_cast(s, d));
+            add(&l, FAM_CAST, GEN_FAMILIES[FAM_CAST].root, (int8_t)s, (int8_t)d, GEN_SIG_CAST, NULL, gen_upstream_cast(s, d));
     const crk_dtype conds[] = {CRK_U8, CRK_U32, CRK_I16, CRK_I32, CRK_I64};
     for (size_t c = 0; c < sizeof conds / sizeof conds[0]; c++)
         for (int dt = 0; dt < CRK_DTYPE_COUNT; dt++)
-            add(&l, FAM_TERNARY, "where", (int8_t)conds[c], (int8_t)dt, GEN_SIG_WHERE, NULL,
+            add(&l, FAM_TERNARY, GEN_FAMILIES[FAM_TERNARY].root, (int8_t)conds[c], (int8_t)dt, GEN_SIG_WHERE, NULL,
                 gen_upstream_where(conds[c], dt));
     for (int dt = 0; dt < CRK_DTYPE_COUNT; dt++)
-        add(&l, FAM_AFFINE, "affine", (int8_t)dt, -1, GEN_SIG_AFFINE, NULL, 1);
+        add(&l, FAM_AFFINE, GEN_FAMILIES[FAM_AFFINE].root, (int8_t)dt, -1, GEN_SIG_AFFINE, NULL, 1);
     *out = l.k;
     return l.n;
 }

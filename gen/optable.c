@@ -21,10 +21,10 @@ const char *const GEN_MODULES[] = {"affine", "binary", "cast", "conv", "fill", "
 const size_t GEN_N_MODULES = sizeof GEN_MODULES / sizeof GEN_MODULES[0];
 
 const gen_family GEN_FAMILIES[FAM_COUNT] = {
-    [FAM_UNARY] = {"unary", "unary", "unary.h", 2},
-    [FAM_CAST] = {"cast", "cast", "cast.h", 2},
-    [FAM_TERNARY] = {"ternary", "ternary", "ternary.h", 4},
-    [FAM_AFFINE] = {"affine", "affine", "affine.h", 2},
+    [FAM_UNARY] = {"unary", "unary", "unary.h", "u", 2},
+    [FAM_CAST] = {"cast", "cast", "cast.h", "cast", 2},
+    [FAM_TERNARY] = {"ternary", "ternary", "ternary.h", "where", 4},
+    [FAM_AFFINE] = {"affine", "affine", "affine.h", "affine", 2},
 };
 
 #define SIG_HEAD {"numel", R_SIZE}, {"num_dims", R_SIZE}, {"info", R_INFO}

@@ -25,6 +25,7 @@ typedef struct {
     const char *name;        /* family, as in the parity TSV               */
     const char *module;      /* Candle module (one code object per arch)   */
     const char *header;      /* template under kernels/                    */
+    const char *root;        /* name root: cast_<s>_<d>, where_<c>_<t>; unary: u<op> */
     uint8_t info_arrays;     /* dims + stride sets in the info buffer      */
 } gen_family;
 

@@ -68,6 +68,7 @@ typedef struct {
 typedef struct {
     const char *name;      /* exact symbol, e.g. "cast_f32_bf16"               */
     const char *family;    /* "unary", "cast", "ternary", "affine"             */
+    const char *op;        /* "exp", "gelu_erf", ...; the family for the rest   */
     const char *module;    /* Candle module: "unary", "cast", "ternary", ...    */
     uint16_t module_id;    /* index into crk_module_name()                     */
     uint8_t nparams;

@@ -37,6 +37,9 @@ struct crk_ctx {
 crk_status crk_select_target(crk_ctx *ctx);
 crk_status crk_module_image(crk_ctx *ctx, const char *module, const void **image, size_t *size,
                             int *owned);
+/* launch.c: raw-launch argument check against the registry signature. */
+crk_status crk_check_launch(const crk_kernel_info *ki, const unsigned grid[3], const unsigned block[3],
+                            void **args, const size_t *sizes, size_t nargs);
 /* context.c */
 crk_status crk_gpu_error(crk_ctx *ctx, int err, const char *what);
 void *crk_function(crk_ctx *ctx, const crk_kernel_info *ki, crk_status *st);

@@ -154,12 +154,10 @@ crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_lay
     return launch_with_info(ctx, s, ki, fn, numel, info, info_len, args);
 }
 
-crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
-                      const unsigned block[3], void **args, const size_t *sizes, size_t nargs) {
-    crk_status st = CRK_OK;
-    if (!ctx) return crk_fail(CRK_E_INVALID, "crk_launch: ctx is NULL");
-    const crk_kernel_info *ki = kernel(name, NULL, &st);
-    if (!ki) return st;
+/* Checks a raw launch against the registry signature (no GPU needed). */
+crk_status crk_check_launch(const crk_kernel_info *ki, const unsigned grid[3], const unsigned block[3],
+                            void **args, const size_t *sizes, size_t nargs) {
+    const char *name = ki->name;
     if (!grid || !block || (nargs && (!args || !sizes)))
         return crk_fail(CRK_E_INVALID, "crk_launch %s: NULL grid, block, args or sizes", name);
     if (nargs != ki->nparams)
@@ -175,6 +173,16 @@ crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsign
     if (!grid[0] || !grid[1] || !grid[2] || !block[0] || !block[1] || !block[2] ||
         (size_t)block[0] * block[1] * block[2] > 1024)
         return crk_fail(CRK_E_INVALID, "crk_launch %s: grid and block must be non-zero, block at most 1024 threads", name);
+    return CRK_OK;
+}
+
+crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
+                      const unsigned block[3], void **args, const size_t *sizes, size_t nargs) {
+    crk_status st = CRK_OK;
+    if (!ctx) return crk_fail(CRK_E_INVALID, "crk_launch: ctx is NULL");
+    const crk_kernel_info *ki = kernel(name, NULL, &st);
+    if (!ki) return st;
+    if ((st = crk_check_launch(ki, grid, block, args, sizes, nargs)) != CRK_OK) return st;
     void *fn = crk_function(ctx, ki, &st);
     if (!fn) return st;
     ctx->gpu.make_current(&ctx->gpu);

@@ -1,1 +1,68 @@
+# make check: CPU-side tests always; GPU numeric suite on the GPU present
+# (reported as skipped, with its count, where there is none).
+REF_SRCS := $(wildcard tests/ref/ref_*.c)
+REF_LIB_SRCS := $(filter-out tests/ref/ref_selftest.c,$(REF_SRCS))
+TEST_CFLAGS = $(WARN) $(CFLAGS) $(CPPFLAGS) -Itests/ref -Itests/gpu -ffp-contract=off
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
+build/ref_selftest: $(REF_SRCS) $(wildcard tests/ref/*.h) include/crk.h
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(TEST_CFLAGS) $(REF_SRCS) -lm -o $@
+
+NUMERIC_SRCS := $(wildcard tests/gpu/*.c) $(REF_LIB_SRCS)
+build/numeric: $(NUMERIC_SRCS) $(wildcard tests/gpu/*.h tests/ref/*.h) build/libcrk.a
+	@echo "  CC    $@"
+	$(Q)$(CC) $(TEST_CFLAGS) $(NUMERIC_SRCS) build/libcrk.a $(LIB_LIBS) -o $@
+
+# Unit tests (libcheck), one binary per tests/unit/test_*.c.
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
+build/unit/%: tests/unit/%.c build/libcrk.a
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itests/ref $< $(REF_LIB_SRCS) build/libcrk.a $(LIB_LIBS) $(CHECK_LIBS) -o $@
+
+check: all build/ref_selftest $(UNIT_BINS) build/numeric
+	@echo "== manifest vs files and registry"
+	$(Q)scripts/check_manifest.sh $(ARCHS)
+	@echo "== AMDGPU ABI and resources of every kernel in every arch ($(words $(ARCHS)) archs)"
+	$(Q)build/crk verify hsaco
+	@echo "== CPU references"
+	$(Q)build/ref_selftest
+	@echo "== unit tests"
+	$(Q)for t in $(UNIT_BINS); do CRK_TEST_HSACO=hsaco/$(firstword $(ARCHS))/unary.hsaco CRK_TEST_HSACO_DIR=hsaco $$t || exit 1; done
+	$(Q)[ ! -f tests/unit/test_cli.sh ] || CRK=build/crk tests/unit/test_cli.sh
+	@echo "== numeric suite on the GPU present"
+	$(Q)build/numeric --json build/numeric.json
+
+.PHONY: check
+
+build/hello: examples/hello.c build/libcrk.a
+	@echo "  CC    $@"
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< build/libcrk.a $(LIB_LIBS) -o $@
+
+# Unit tests and the CLI again under ASan+UBSan (CI runs this).
+ASAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1
+ASAN_LIB_SRCS = $(LIB_SRCS) build/gen/registry.c build/gen/embedded-none.S
+build/gen/embedded-none.S: scripts/embed.sh
+	$(Q)scripts/embed.sh $@ hsaco "" "" none
+build/asan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h)
+	@mkdir -p $(@D)
+	@echo "  CC    $@ (asan+ubsan)"
+	$(Q)$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -Itests/ref $< $(REF_LIB_SRCS) $(ASAN_LIB_SRCS) $(LIB_LIBS) $(CHECK_LIBS) -o $@
+build/asan/crk: $(CLI_SRCS) $(ASAN_LIB_SRCS) $(wildcard cli/*.h include/*.h loader/*.h)
+	@mkdir -p $(@D)
+	@echo "  CC    $@ (asan+ubsan)"
+	$(Q)$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -Icli $(CLI_SRCS) $(ASAN_LIB_SRCS) $(LIB_LIBS) -o $@
+check-asan: all $(UNIT_SRCS:tests/unit/%.c=build/asan/%) build/asan/crk
+	$(Q)for t in $(UNIT_SRCS:tests/unit/%.c=build/asan/%); do \
+	  CRK_TEST_HSACO=hsaco/$(firstword $(ARCHS))/unary.hsaco CRK_TEST_HSACO_DIR=hsaco $$t || exit 1; done
+	$(Q)[ ! -f tests/unit/test_cli.sh ] || CRK=build/asan/crk tests/unit/test_cli.sh
+	@echo "asan+ubsan: unit tests and CLI clean"
+
+FUZZ_SECONDS ?= 60
+fuzz: artifacts
+	$(Q)fuzz/run.sh $(FUZZ_SECONDS)
+
+.PHONY: check-asan fuzz

@@ -12,8 +12,9 @@ trap 'rm -rf "$T"' EXIT
 fails=0
 n=0
 
-# expect RC DESCRIPTION -- CMD...: runs CMD, checks the exit code; for codes
-# 1 and 3 also that stderr is exactly one line; never a sanitizer report.
+# expect RC DESCRIPTION -- CMD...: runs CMD, checks the exit code (RC may be
+# "0|1"); for codes 1 and 3 also that stderr is exactly one line; never a
+# sanitizer report.
 expect() {
     want=$1; desc=$2; shift 3
     n=$((n + 1))
@@ -21,7 +22,7 @@ expect() {
     rc=$?
     lines=$(wc -l < "$T/err")
     msg=""
-    [ "$rc" -eq "$want" ] || msg="exit $rc, want $want"
+    case "|$want|" in *"|$rc|"*) want=$rc ;; *) msg="exit $rc, want $want" ;; esac
     if [ -z "$msg" ] && { [ "$want" -eq 3 ] || [ "$want" -eq 1 ]; } && [ "$lines" -ne 1 ] &&
        ! grep -q '^{' "$T/out"; then
         msg="stderr has $lines lines, want 1"
@@ -69,11 +70,13 @@ if [ -f "$HSACO" ]; then
     expect 0 "archs valid" -- "$CRK" archs "$HSACO"
     grep -q gfx "$T/out" || { echo "FAIL: archs printed no gfx target"; fails=$((fails + 1)); }
     expect 0 "archs --json" -- "$CRK" archs --json "$HSACO"
-    expect 0 "verify valid" -- "$CRK" verify "$HSACO"
+    # A valid file parses; whether its kernels pass (1 = e.g. register spills)
+    # depends on the build, so both outcomes are accepted here.
+    expect "0|1" "verify valid" -- "$CRK" verify "$HSACO"
     mkdir -p "$T/dir/gfx942"
     cp "$HSACO" "$T/dir/gfx942/$mod"
-    expect 0 "verify dir" -- "$CRK" verify "$T/dir"
-    expect 0 "verify dir --json" -- "$CRK" verify --json "$T/dir"
+    expect "0|1" "verify dir" -- "$CRK" verify "$T/dir"
+    expect "0|1" "verify dir --json" -- "$CRK" verify --json "$T/dir"
     first=$("$CRK" list --module "${mod%.hsaco}" 2>/dev/null | awk 'NR==1{print $1}')
     if [ -n "$first" ]; then
         expect 0 "show $first" -- "$CRK" show "$first" --dir "$T/dir"

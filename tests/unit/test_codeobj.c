@@ -302,7 +302,8 @@ START_TEST(test_abi_handmade)
         {"numel", "size_t", CRK_ARG_SIZE, 8, -1}, {"inp", "const __half *", CRK_ARG_PTR, 8, 6},
         {"mul", "__half", CRK_ARG_SCALAR, 2, 6},  {"add", "__half", CRK_ARG_SCALAR, 2, 6},
     };
-    crk_kernel_info ki = {"affine_f16", "affine", "affine", 0, 4, 1, {6, -1, -1}, 1, NULL, ps};
+    crk_kernel_info ki = {.name = "affine_f16", .family = "affine", .op = "affine", .module = "affine",
+                          .nparams = 4, .info_arrays = 2, .dtypes = {6, -1, -1}, .upstream = 1, .params = ps};
     char why[256];
     ck_assert_msg(crk_check_kernel_abi(&ki, &k, why, sizeof why) == 0, "%s", why);
     args[2].offset = 20; /* misplaced */

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""torch_peer.py -- the PyTorch side of build/bench (bench/README.md).
+
+Runs the same operations as build/bench, at the same sizes and layouts, on the
+same GPU, and prints one JSON object per line on stdout:
+  {"kind": "meta", "torch": ..., "device": ..., "timer": ...}
+  {"kind": "row", "op": ..., "dtype": ..., "layout": ..., "log2n": ..., "n": ...,
+   "ms": ..., "gbps": ..., "torch_op": ...}
+  {"kind": "error", "msg": ...}
+Layouts for an (R, C) problem, R = 2^(k//2), C = n / R:
+  contiguous  x of shape (R, C)
+  strided     x = base.t() with base of shape (C, R)   (strides (1, R))
+  broadcast   x = row.expand(R, C) with row of shape (C,)   (strides (0, 1));
+              for where only the condition is broadcast.
+Outputs are preallocated contiguous (R, C) tensors written through out= or
+copy_ wherever torch offers that (torch_op says what ran).
+Timing: triton.testing.do_bench (CUDA events, L2 flushed before each call,
+median) when triton imports, else CUDA events around batches of >= 20 ms of
+back-to-back calls rotating over several buffer sets, median of 15.
+"""
+import argparse
+import itertools
+import json
+import statistics
+import sys
+
+# name, kernel, input pool, output dtype name, family (same table as bench/bench.c)
+OPS = [
+    ("copy", "ucopy_f32", "f32", "f32", "copy"),
+    ("exp", "uexp_f32", "f32", "f32", "exp"),
+    ("gelu", "ugelu_f32", "f32", "f32", "gelu"),
+    ("silu", "usilu_f32", "f32", "f32", "silu"),
+    ("gelu_bf16", "ugelu_bf16", "bf16", "bf16", "gelu"),
+    ("cast_f32_bf16", "cast_f32_bf16", "f32", "bf16", "cast"),
+    ("cast_bf16_f32", "cast_bf16_f32", "bf16", "f32", "cast"),
+    ("cast_f32_f16", "cast_f32_f16", "f32", "f16", "cast"),
+    ("cast_f16_f32", "cast_f16_f32", "f16", "f32", "cast"),
+    ("cast_f32_u8", "cast_f32_u8", "f32pos", "u8", "cast"),
+    ("affine", "affine_f32", "f32", "f32", "affine"),
+    ("where", "where_u8_f32", "u8", "f32", "where"),
+]
+LAYOUTS = ["contiguous", "strided", "broadcast"]
+AFFINE_MUL, AFFINE_ADD = 1.5, -0.25
+ROTATE_BYTES = 256 << 20
+MAX_SETS = 8
+
+
+def emit(**kw):
+    print(json.dumps(kw), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="24,28")
+    ap.add_argument("--ops", default=None)
+    args = ap.parse_args()
+    try:
+        import torch
+        import torch.nn.functional as F
+    except Exception as e:  # noqa: BLE001
+        emit(kind="error", msg=f"cannot import torch: {e}")
+        return 0
+    if not torch.cuda.is_available():
+        emit(kind="error", msg=f"torch {torch.__version__}: no CUDA/ROCm device")
+        return 0
+    dev = torch.device("cuda")
+
+    do_bench = None
+    try:
+        from triton.testing import do_bench  # noqa: F811
+    except Exception:  # noqa: BLE001
+        do_bench = None
+    emit(kind="meta", torch=torch.__version__, device=torch.cuda.get_device_name(dev),
+         timer="triton.testing.do_bench median" if do_bench else "cuda events, median of 15 batches")
+
+    DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16, "u8": torch.uint8}
+    ISZ = {"f32": 4, "bf16": 2, "f16": 2, "u8": 1, "f32pos": 4}
+    gen = torch.Generator(device=dev)
+    gen.manual_seed(12345)
+
+    def make(pool, shape):
+        """Random non-zero data of a pool, like bench.c's fill()."""
+        if pool == "u8":  # the condition: torch.where needs bool (same 1 byte per element)
+            return torch.rand(shape, device=dev, generator=gen) < 0.5
+        if pool == "f32pos":
+            return 1.0 + torch.rand(shape, device=dev, generator=gen) * 249.0
+        x = torch.rand(shape, device=dev, generator=gen) * 16.0 - 8.0
+        x[x.abs() < 1.0 / 64] = 0.75
+        return x.to(DT[pool]) if pool != "f32" else x
+
+    def view(pool, layout, R, C):
+        if layout == "contiguous":
+            return make(pool, (R, C))
+        if layout == "strided":
+            return make(pool, (C, R)).t()
+        return make(pool, (C,)).expand(R, C)
+
+    # Out-variants that not every torch version exposes: probe once.
+    def probe(fn):
+        try:
+            a = torch.ones(4, device=dev)
+            o = torch.empty(4, device=dev)
+            fn(a, o)
+            return True
+        except Exception:  # noqa: BLE001
+            return False
+
+    gelu_out = probe(lambda a, o: torch._C._nn.gelu(a, approximate="tanh", out=o))
+    silu_out = probe(lambda a, o: torch._C._nn.silu(a, out=o))
+    where_out = probe(lambda a, o: torch.where(a > 0, a, a, out=o))
+    mul_t = torch.tensor(AFFINE_MUL, device=dev)
+    add_t = torch.tensor(AFFINE_ADD, device=dev)
+    try:  # one fused kernel: add + x * mul, with 0-d device tensors
+        a = torch.linspace(-3, 3, 64, device=dev)
+        o = torch.empty_like(a)
+        torch.addcmul(add_t, a, mul_t, out=o)
+        addcmul_ok = torch.allclose(o, a * AFFINE_MUL + AFFINE_ADD)
+    except Exception:  # noqa: BLE001
+        addcmul_ok = False
+
+    def build(family, x, y, extra):
+        """Returns (callable, description of what torch runs)."""
+        if family in ("copy", "cast"):
+            return (lambda: y.copy_(x)), "Tensor.copy_" + (" (dtype conversion)" if family == "cast" else "")
+        if family == "exp":
+            return (lambda: torch.exp(x, out=y)), "torch.exp(out=)"
+        if family == "gelu":
+            if gelu_out:
+                return (lambda: torch._C._nn.gelu(x, approximate="tanh", out=y)), "gelu(approximate='tanh', out=)"
+            return (lambda: F.gelu(x, approximate="tanh")), "F.gelu(approximate='tanh') (allocates its output)"
+        if family == "silu":
+            if silu_out:
+                return (lambda: torch._C._nn.silu(x, out=y)), "silu(out=)"
+            return (lambda: F.silu(x)), "F.silu (allocates its output)"
+        if family == "affine":
+            if addcmul_ok:
+                return (lambda: torch.addcmul(add_t, x, mul_t, out=y)), "torch.addcmul(add0d, x, mul0d, out=) (1 kernel)"
+            return (lambda: torch.mul(x, AFFINE_MUL, out=y).add_(AFFINE_ADD)), "torch.mul(out=) + add_ (2 kernels)"
+        c, t, f = extra
+        if where_out:
+            return (lambda: torch.where(c, t, f, out=y)), "torch.where(bool cond, out=)"
+        return (lambda: torch.where(c, t, f)), "torch.where(bool cond) (allocates its output)"
+
+    def time_call(call):
+        if do_bench is not None:
+            try:
+                ms = do_bench(call, warmup=25, rep=200, return_mode="median")
+            except TypeError:
+                ms = do_bench(call, warmup=25, rep=200, quantiles=[0.5])
+            if isinstance(ms, (list, tuple)):
+                ms = ms[0]
+            return float(ms)
+        for _ in range(3):
+            call()
+        torch.cuda.synchronize()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        count = 4
+        while True:
+            s.record()
+            for _ in range(count):
+                call()
+            e.record()
+            e.synchronize()
+            t = s.elapsed_time(e)
+            if t >= 20.0 or count >= 200000:
+                break
+            count = min(200000, int(count * 25.0 / max(t, 1e-3)) + 1)
+        samples = []
+        for _ in range(15):
+            s.record()
+            for _ in range(count):
+                call()
+            e.record()
+            e.synchronize()
+            samples.append(s.elapsed_time(e) / count)
+        return statistics.median(samples)
+
+    wanted = None if args.ops is None else set(args.ops.split(","))
+    for k in [int(v) for v in args.sizes.split(",") if v]:
+        n = 1 << k
+        R = 1 << (k // 2)
+        C = n // R
+        sets = max(1, min(MAX_SETS, -(-ROTATE_BYTES // (n * 4))))
+        for name, kernel, pool, out_dt, family in OPS:
+            if wanted is not None and name not in wanted and kernel not in wanted and name != "copy":
+                continue
+            for layout in LAYOUTS:
+                if name == "copy" and layout != "contiguous" and wanted is not None \
+                        and "copy" not in wanted and "ucopy_f32" not in wanted:
+                    continue
+                try:
+                    fns, desc = [], ""
+                    for _ in range(sets):
+                        y = torch.empty((R, C), device=dev, dtype=DT[out_dt])
+                        if family == "where":
+                            c = view("u8", layout, R, C)
+                            tl = "contiguous" if layout == "broadcast" else layout
+                            t, f = view("f32", tl, R, C), view("f32pos", tl, R, C)
+                            fn, desc = build(family, None, y, (c, t, f))
+                        else:
+                            fn, desc = build(family, view(pool, layout, R, C), y, None)
+                        fns.append(fn)
+                    it = itertools.cycle(fns)
+                    ms = time_call(lambda: next(it)())
+                    uniq = C if layout == "broadcast" else n
+                    if family == "where":
+                        nbytes = uniq * 1 + n * 4 * 2 + n * 4
+                    else:
+                        nbytes = uniq * ISZ[pool] + n * ISZ[out_dt]
+                    emit(kind="row", op=name, dtype=out_dt, layout=layout, log2n=k, n=n, ms=ms,
+                         gbps=nbytes / (ms * 1e6), torch_op=desc, buffer_sets=sets)
+                except Exception as e:  # noqa: BLE001
+                    emit(kind="error", msg=f"{name} {layout} 2^{k}: {type(e).__name__}: {e}"[:190])
+                finally:
+                    fns = it = None
+                    torch.cuda.synchronize()
+                    torch.cuda.empty_cache()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

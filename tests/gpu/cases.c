@@ -1,0 +1,56 @@
+/* cases.c — sizes 0, 1, 1023, 1024, 1025, a prime, 2^20+3 (vector path plus
+ * tail), transposed, broadcast (stride 0), size-1 dims with odd strides,
+ * rank 6, sliced (start offset, misaligned), in-place. */
+#include "cases.h"
+#include <string.h>
+
+const layout_case CASES[] = {
+    {"empty", 1, {0}, K_CONTIG, 0, 0},
+    {"n=1", 1, {1}, K_CONTIG, 0, 0},
+    {"n=1023", 1, {1023}, K_CONTIG, 0, 0},
+    {"n=1024", 1, {1024}, K_CONTIG, 0, 0},
+    {"n=1025", 1, {1025}, K_CONTIG, 0, 0},
+    {"n=65537 (prime)", 1, {65537}, K_CONTIG, 0, 0},
+    {"n=2^20+3", 1, {1048579}, K_CONTIG, 0, 0},
+    {"2-D 129x257", 2, {129, 257}, K_TRANSPOSE, 0, 0},
+    {"2-D 64x100 broadcast", 2, {64, 100}, K_BCAST, 0, 0},
+    {"size-1 dims 1x700x1", 3, {1, 700, 1}, K_SIZE1, 0, 0},
+    {"rank 6", 6, {2, 3, 4, 3, 2, 5}, K_TRANSPOSE, 0, 0},
+    {"sliced +5", 1, {1000}, K_CONTIG, 5, 0},
+    {"3-D 7x11x13 sliced +3", 3, {7, 11, 13}, K_TRANSPOSE, 3, 0},
+    {"3-D 3x1x50 broadcast", 3, {3, 1, 50}, K_BCAST, 0, 0},
+    {"in-place", 1, {4099}, K_CONTIG, 0, 1},
+    {"in-place inp=NULL", 1, {4099}, K_CONTIG, 0, 2},
+};
+const size_t N_CASES = sizeof CASES / sizeof CASES[0];
+
+size_t case_layout(const layout_case *c, int kind, crk_layout *l) {
+    crk_layout_contiguous(l, c->rank, c->dims);
+    l->start_offset = c->offset;
+    size_t acc = 1;
+    switch (kind) {
+    case K_TRANSPOSE: /* column-major: the transpose of a contiguous buffer */
+        for (size_t d = 0; d < c->rank; d++) l->strides[d] = acc, acc *= c->dims[d];
+        break;
+    case K_BCAST: /* the first dim > 1 re-reads the same elements */
+        for (size_t d = 0; d < c->rank; d++)
+            if (c->dims[d] > 1) { l->strides[d] = 0; break; }
+        break;
+    case K_SIZE1: /* strides of size-1 dims are ignored by is_contiguous */
+        for (size_t d = 0; d < c->rank; d++)
+            if (c->dims[d] == 1) l->strides[d] = 99 + 5 * d;
+        break;
+    default: break;
+    }
+    size_t span = 1;
+    for (size_t d = 0; d < c->rank; d++) {
+        if (c->dims[d] == 0) return 0;
+        span += (c->dims[d] - 1) * l->strides[d];
+    }
+    return span;
+}
+
+int case_applies(const layout_case *c, const crk_kernel_info *ki) {
+    if (!c->inplace) return 1;
+    return !strcmp(ki->family, "unary") || !strcmp(ki->family, "affine");
+}

@@ -1,0 +1,172 @@
+/* huge.c — tensors of >= 2^28 elements, and beyond 2^32 for unary, cast and
+ * where (upstream's 32-bit indices stop there; ours must not). Skipped when
+ * the GPU lacks the memory. Elements are checked in full where the reference
+ * is a table or a copy; uexp_f32 and the 2^32 transposed copy check a random
+ * sample of 2^24 elements plus the first and last 2^20. */
+#include "cases.h"
+#include "results.h"
+#include "values.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GUARD 64
+
+typedef struct {
+    const char *kernel;
+    size_t rank, dims[2];
+    int transposed;
+} huge_case;
+
+static void fill_bytes(unsigned char *p, size_t n, rng_t *r) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v = rng_next(r);
+        memcpy(p + i, &v, 8);
+    }
+    for (; i < n; i++) p[i] = (unsigned char)rng_next(r);
+}
+
+static int dev_alloc(crk_ctx *ctx, void **p, size_t bytes, const char *what) {
+    if (crk_malloc(ctx, p, bytes) == CRK_OK) return 0;
+    printf("skipped: %s: cannot allocate %.1f GiB on the GPU (%s)\n", what, bytes / 1073741824.0, crk_last_error());
+    *p = NULL;
+    return -1;
+}
+
+/* Element indices to check: all, or a sample plus both ends. */
+typedef struct { size_t n, k, sample; rng_t *r; } picker;
+static int next_index(picker *p, size_t *i) {
+    const size_t edge = (size_t)1 << 20;
+    if (!p->sample || p->n <= 3 * edge) {
+        if (p->k >= p->n) return 0;
+        *i = p->k++;
+        return 1;
+    }
+    const size_t total = 2 * edge + ((size_t)1 << 24);
+    if (p->k >= total) return 0;
+    const size_t k = p->k++;
+    *i = k < edge ? k : k < 2 * edge ? p->n - 2 * edge + k : rng_next(p->r) % p->n;
+    return 1;
+}
+
+/* unary / cast on one input; returns 0 ok, 1 failed, 2 skipped */
+static int map1(crk_ctx *ctx, rng_t *r, const huge_case *hc, int sample) {
+    const crk_kernel_info *ki = crk_kernel_find(hc->kernel);
+    const crk_dtype in_dt = (crk_dtype)ki->dtypes[0];
+    const crk_dtype out_dt = (crk_dtype)(strcmp(ki->family, "cast") ? ki->dtypes[0] : ki->dtypes[1]);
+    const size_t isz = crk_dtype_size(in_dt), osz = crk_dtype_size(out_dt);
+    crk_layout l;
+    crk_layout_contiguous(&l, hc->rank, hc->dims);
+    if (hc->transposed) l.strides[0] = 1, l.strides[1] = hc->dims[0]; /* column-major buffer */
+    const size_t n = crk_layout_numel(&l);
+    void *din = NULL, *dout = NULL;
+    unsigned char *in = malloc(n * isz), *out = malloc((n + GUARD) * osz);
+    int rc = 2;
+    if (!in || !out) { printf("skipped: %s: host memory\n", hc->kernel); goto done; }
+    if (dev_alloc(ctx, &din, n * isz, hc->kernel) || dev_alloc(ctx, &dout, (n + GUARD) * osz, hc->kernel)) goto done;
+    rc = 1;
+    if (!strcmp(ki->family, "cast")) {
+        fill_bytes(in, n * isz, r); /* random bits: every class and rounding case */
+    } else {                        /* op-range values: 2^22 of them, tiled */
+        const size_t m = n < ((size_t)1 << 22) ? n : (size_t)1 << 22;
+        fill_inputs(ki, in_dt, 0, in, m, r);
+        for (size_t k = m; k < n; k += m) memcpy(in + k * isz, in, (n - k < m ? n - k : m) * isz);
+    }
+    const unsigned char poison = 0xA5;
+    if (crk_memcpy_htod(ctx, din, in, n * isz) || crk_memset(ctx, dout, poison, (n + GUARD) * osz)) goto done;
+    crk_status st = !strcmp(ki->family, "cast") ? crk_cast(ctx, NULL, hc->kernel, &l, din, dout)
+                                                : crk_unary(ctx, NULL, hc->kernel, &l, din, dout, 0);
+    if (st == CRK_OK) st = crk_synchronize(ctx);
+    if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, out, dout, (n + GUARD) * osz);
+    if (st != CRK_OK) { printf("FAIL %s [huge]: %s\n", hc->kernel, crk_last_error()); goto done; }
+    const tolerance_t tol = tolerance_for(ki, out_dt);
+    picker p = {n, 0, (size_t)sample, r};
+    size_t i;
+    unsigned char want[8];
+    rc = 0;
+    while (next_index(&p, &i)) {
+        /* transposed 2-D view over a column-major buffer */
+        const size_t src = hc->transposed ? (i % hc->dims[1]) * hc->dims[0] + i / hc->dims[1] : i;
+        const unsigned char *x = in + src * isz;
+        if (!strcmp(ki->family, "cast")) ref_cast(in_dt, out_dt, x, want);
+        else ref_unary(ki->op, in_dt, x, want, 0);
+        if (!value_ok(out_dt, out + i * osz, want, ref_value_f64(in_dt, x), tol)) {
+            printf("FAIL %s [huge, %zu elements] at element %zu\n", hc->kernel, n, i);
+            rc = 1;
+            break;
+        }
+    }
+    for (size_t g = 0; g < GUARD * osz && !rc; g++)
+        if (out[n * osz + g] != poison) printf("FAIL %s [huge]: wrote past the end\n", hc->kernel), rc = 1;
+    if (!rc) printf("ok   %s [huge: %zu elements%s, %s]\n", hc->kernel, n, hc->transposed ? ", transposed" : "",
+                    sample ? "sampled" : "all checked");
+done:
+    crk_free(ctx, din), crk_free(ctx, dout), free(in), free(out);
+    return rc;
+}
+
+/* where over n contiguous elements, every element checked. */
+static int where(crk_ctx *ctx, rng_t *r, const char *kernel, size_t n) {
+    const crk_kernel_info *ki = crk_kernel_find(kernel);
+    const size_t csz = crk_dtype_size((crk_dtype)ki->dtypes[0]), sz = crk_dtype_size((crk_dtype)ki->dtypes[1]);
+    void *d[4] = {0};
+    unsigned char *h[4] = {malloc(n * csz), malloc(n * sz), malloc(n * sz), malloc((n + GUARD) * sz)};
+    int rc = 2;
+    if (!h[0] || !h[1] || !h[2] || !h[3]) { printf("skipped: %s: host memory\n", kernel); goto done; }
+    if (dev_alloc(ctx, &d[0], n * csz, kernel) || dev_alloc(ctx, &d[1], n * sz, kernel) ||
+        dev_alloc(ctx, &d[2], n * sz, kernel) || dev_alloc(ctx, &d[3], (n + GUARD) * sz, kernel))
+        goto done;
+    rc = 1;
+    fill_inputs(ki, (crk_dtype)ki->dtypes[0], 1, h[0], n, r);
+    fill_bytes(h[1], n * sz, r), fill_bytes(h[2], n * sz, r);
+    crk_layout l;
+    crk_layout_contiguous(&l, 1, &n);
+    if (crk_memcpy_htod(ctx, d[0], h[0], n * csz) || crk_memcpy_htod(ctx, d[1], h[1], n * sz) ||
+        crk_memcpy_htod(ctx, d[2], h[2], n * sz) || crk_memset(ctx, d[3], 0xA5, (n + GUARD) * sz))
+        goto done;
+    crk_status st = crk_where(ctx, NULL, kernel, &l, d[0], &l, d[1], &l, d[2], d[3]);
+    if (st == CRK_OK) st = crk_synchronize(ctx);
+    if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, h[3], d[3], (n + GUARD) * sz);
+    if (st != CRK_OK) { printf("FAIL %s [huge]: %s\n", kernel, crk_last_error()); goto done; }
+    rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        const unsigned char *want = ref_is_true((crk_dtype)ki->dtypes[0], h[0] + i * csz) ? h[1] : h[2];
+        if (memcmp(h[3] + i * sz, want + i * sz, sz)) printf("FAIL %s [huge] at element %zu\n", kernel, i), rc = 1;
+    }
+    for (size_t g = 0; g < GUARD * sz && !rc; g++)
+        if (h[3][n * sz + g] != 0xA5) printf("FAIL %s [huge]: wrote past the end\n", kernel), rc = 1;
+    if (!rc) printf("ok   %s [huge: %zu elements, all checked]\n", kernel, n);
+done:
+    for (int i = 0; i < 4; i++) crk_free(ctx, d[i]), free(h[i]);
+    return rc;
+}
+
+static void record(results_t *res, const char *kernel, int rc) {
+    const crk_kernel_info *ki = crk_kernel_find(kernel);
+    const int dt = strcmp(ki->family, "ternary") ? ki->dtypes[0] : ki->dtypes[1];
+    results_add(res, ki->family, crk_dtype_name((crk_dtype)dt), rc);
+}
+
+int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res) {
+    const size_t big = (size_t)1 << 28, beyond = ((size_t)1 << 32) + 4099;
+    const huge_case cases[] = {
+        {"cast_f32_bf16", 1, {big, 0}, 0},
+        {"uexp_f32", 1, {big, 0}, 0},
+        {"ucopy_u8", 1, {beyond, 0}, 0},
+        {"ucopy_u8", 2, {65536, 65537}, 1},   /* strided offsets past 2^32 */
+        {"cast_u8_f8e4m3", 1, {beyond, 0}, 0},
+    };
+    int failed = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const int sample = !strcmp(cases[c].kernel, "uexp_f32") || cases[c].transposed;
+        const int rc = map1(ctx, rng, &cases[c], sample);
+        record(res, cases[c].kernel, rc);
+        failed += rc == 1;
+    }
+    int rc = where(ctx, rng, "where_u8_f32", big);
+    record(res, "where_u8_f32", rc), failed += rc == 1;
+    rc = where(ctx, rng, "where_u8_u8", beyond);
+    record(res, "where_u8_u8", rc), failed += rc == 1;
+    return failed;
+}

@@ -1,0 +1,248 @@
+/* numeric.c — every registry kernel on the GPU present, through libcrk,
+ * against the CPU references of tests/ref (written from the fact sheet).
+ *
+ *   numeric [--seed N] [--source embedded|dir|bundle] [--path P] [--filter GLOB]
+ *           [--no-huge] [--json FILE]
+ *
+ * Each kernel runs on every layout case below with fresh random inputs
+ * (specials included) and a poisoned output with a guard zone after it. */
+#include "cases.h"
+#include "results.h"
+#include "values.h"
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define GUARD 64
+#define POOL_BYTES ((size_t)96 << 20)
+
+typedef struct {
+    crk_ctx *ctx;
+    void *dev[4]; /* 0: input / cond, 1: out, 2: t, 3: f */
+    unsigned char *host[5];
+    rng_t rng;
+    results_t *res;
+} suite_t;
+
+static const char *result_dtype(const crk_kernel_info *ki) {
+    return crk_dtype_name((crk_dtype)(strcmp(ki->family, "ternary") ? ki->dtypes[0] : ki->dtypes[1]));
+}
+
+/* Element i of a layout -> element offset in its buffer. */
+static size_t offset_of(const crk_layout *l, size_t i) {
+    size_t off = l->start_offset;
+    for (size_t d = l->rank; d-- > 0;) {
+        off += (i % l->dims[d]) * l->strides[d];
+        i /= l->dims[d];
+    }
+    return off;
+}
+
+static int upload(suite_t *S, void *dev, const void *host, size_t bytes) {
+    return crk_memcpy_htod(S->ctx, dev, host, bytes) != CRK_OK;
+}
+
+/* The bytes after the output must still hold the poison. */
+static int guard_bad(const crk_kernel_info *ki, const char *cname, const unsigned char *g, size_t n,
+                     unsigned char poison) {
+    for (size_t i = 0; i < n; i++)
+        if (g[i] != poison) {
+            printf("FAIL %s [%s] wrote past the end: byte %zu of the guard zone\n", ki->name, cname, i);
+            return 1;
+        }
+    return 0;
+}
+
+/* Compares out[0..numel) with expected, and the guard zone with the poison. */
+static int check_output(const crk_kernel_info *ki, const char *cname, crk_dtype dt, const unsigned char *got,
+                        const unsigned char *want, const double *xs, size_t numel, unsigned char poison) {
+    const size_t sz = crk_dtype_size(dt);
+    const tolerance_t tol = tolerance_for(ki, dt);
+    int bad = 0;
+    for (size_t i = 0; i < numel && bad < 3; i++) {
+        if (value_ok(dt, got + i * sz, want + i * sz, xs[i], tol)) continue;
+        uint64_t g = 0, w = 0;
+        memcpy(&g, got + i * sz, sz), memcpy(&w, want + i * sz, sz);
+        printf("FAIL %s [%s] i=%zu x=%.9g got=0x%0*" PRIx64 " (%.9g) want=0x%0*" PRIx64 " (%.9g)\n", ki->name,
+               cname, i, xs[i], (int)(2 * sz), g, ref_value_f64(dt, got + i * sz), (int)(2 * sz), w,
+               ref_value_f64(dt, want + i * sz));
+        bad++;
+    }
+    return bad ? bad : guard_bad(ki, cname, got + numel * sz, GUARD * sz, poison);
+}
+
+static int gpu_ok(crk_status st, const crk_kernel_info *ki, const char *cname) {
+    if (st == CRK_OK) return 1;
+    printf("FAIL %s [%s] %s: %s\n", ki->name, cname, crk_status_name(st), crk_last_error());
+    return 0;
+}
+
+/* unary / cast / affine */
+static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
+    const crk_dtype in_dt = (crk_dtype)ki->dtypes[0];
+    const crk_dtype out_dt = (crk_dtype)(strcmp(ki->family, "cast") ? ki->dtypes[0] : ki->dtypes[1]);
+    const size_t isz = crk_dtype_size(in_dt), osz = crk_dtype_size(out_dt);
+    crk_layout l;
+    size_t span = case_layout(lc, lc->kind, &l);
+    const size_t numel = crk_layout_numel(&l), in_elems = l.start_offset + span;
+    unsigned char *in = S->host[0], *got = S->host[1], *want = S->host[2];
+    double *xs = (double *)S->host[3];
+    fill_inputs(ki, in_dt, 0, in, in_elems, &S->rng);
+    const unsigned char poison = (unsigned char)(rng_next(&S->rng) | 1);
+    memset(got, poison, (numel + GUARD) * osz);
+    double p0 = 0, p1 = 0;
+    if (!strcmp(ki->op, "elu")) p0 = (const double[]){0.5, 1.0, 1.7}[rng_next(&S->rng) % 3];
+    if (!strcmp(ki->op, "powf")) p0 = (const double[]){2, 0.5, -1.5, 3.3, 1.0 / 3}[rng_next(&S->rng) % 5];
+    if (!strcmp(ki->family, "affine")) {
+        const int ints = in_dt < CRK_BF16;
+        p0 = ints ? (double)((int)(rng_next(&S->rng) % 11) - 5) : rng_unit(&S->rng) * 8 - 4;
+        p1 = ints ? (double)((int)(rng_next(&S->rng) % 201) - 100) : rng_unit(&S->rng) * 20 - 10;
+    }
+    if (lc->inplace) memcpy(got, in, numel * isz); /* in-place: the output holds the input */
+    if (upload(S, S->dev[0], in, in_elems * isz) || upload(S, S->dev[1], got, (numel + GUARD) * osz))
+        return gpu_ok(CRK_E_GPU, ki, lc->name), 1;
+    crk_status st;
+    const void *src = lc->inplace ? S->dev[1] : S->dev[0];
+    if (lc->inplace == 2) { /* Candle's in-place form: inp == NULL reads out */
+        size_t nd = l.rank;
+        const void *nul = NULL, *info = NULL;
+        void *out = S->dev[1];
+        unsigned char sc[2][8];
+        void *args[8] = {(void *)&numel, &nd, &info};
+        size_t sizes[8] = {8, 8, 8}, n = 3;
+        for (unsigned i = 3; i < ki->nparams; i++) {
+            const crk_param *p = &ki->params[i];
+            if (p->kind == CRK_ARG_SCALAR) {
+                const int k = !strcmp(p->name, "add");
+                ref_scalar_from_f64((crk_dtype)p->dtype, k ? p1 : p0, sc[k]);
+                args[n] = sc[k];
+            } else {
+                args[n] = !strcmp(p->name, "out") ? (void *)&out : (void *)&nul;
+            }
+            sizes[n++] = p->size;
+        }
+        const unsigned grid[3] = {(unsigned)((numel + 255) / 256), 1, 1}, block[3] = {256, 1, 1};
+        st = crk_launch(S->ctx, NULL, ki->name, grid, block, args, sizes, n);
+    } else if (!strcmp(ki->family, "unary")) {
+        st = crk_unary(S->ctx, NULL, ki->name, &l, src, S->dev[1], p0);
+    } else if (!strcmp(ki->family, "affine")) {
+        st = crk_affine(S->ctx, NULL, ki->name, &l, src, S->dev[1], p0, p1);
+    } else {
+        st = crk_cast(S->ctx, NULL, ki->name, &l, src, S->dev[1]);
+    }
+    if (st == CRK_OK) st = crk_synchronize(S->ctx);
+    if (!gpu_ok(st, ki, lc->name)) return 1;
+    if (crk_memcpy_dtoh(S->ctx, got, S->dev[1], (numel + GUARD) * osz) != CRK_OK)
+        return gpu_ok(CRK_E_GPU, ki, lc->name), 1;
+    for (size_t i = 0; i < numel; i++) {
+        const unsigned char *x = in + (lc->inplace ? i : offset_of(&l, i)) * isz;
+        xs[i] = ref_value_f64(in_dt, x);
+        if (!strcmp(ki->family, "unary")) ref_unary(ki->op, in_dt, x, want + i * osz, p0);
+        else if (!strcmp(ki->family, "affine")) ref_affine(in_dt, x, want + i * osz, p0, p1);
+        else ref_cast(in_dt, out_dt, x, want + i * osz);
+    }
+    return check_output(ki, lc->name, out_dt, got, want, xs, numel, poison);
+}
+
+/* where: cond, t and f each get their own layout kind over the same dims. */
+static int run_where(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
+    const crk_dtype cdt = (crk_dtype)ki->dtypes[0], dt = (crk_dtype)ki->dtypes[1];
+    const size_t csz = crk_dtype_size(cdt), sz = crk_dtype_size(dt);
+    crk_layout lcnd, lt, lf;
+    const size_t sc = case_layout(lc, lc->kind, &lcnd), st_ = case_layout(lc, (lc->kind + 1) % CASE_KINDS, &lt),
+                 sf = case_layout(lc, (lc->kind + 2) % CASE_KINDS, &lf);
+    const size_t numel = crk_layout_numel(&lcnd);
+    unsigned char *cond = S->host[0], *got = S->host[1], *t = S->host[3], *f = S->host[4];
+    fill_inputs(ki, cdt, 1, cond, lcnd.start_offset + sc, &S->rng);
+    fill_inputs(ki, dt, 0, t, lt.start_offset + st_, &S->rng);
+    fill_inputs(ki, dt, 0, f, lf.start_offset + sf, &S->rng);
+    const unsigned char poison = (unsigned char)(rng_next(&S->rng) | 1);
+    memset(got, poison, (numel + GUARD) * sz);
+    if (upload(S, S->dev[0], cond, (lcnd.start_offset + sc) * csz) || upload(S, S->dev[2], t, (lt.start_offset + st_) * sz) ||
+        upload(S, S->dev[3], f, (lf.start_offset + sf) * sz) || upload(S, S->dev[1], got, (numel + GUARD) * sz))
+        return gpu_ok(CRK_E_GPU, ki, lc->name), 1;
+    crk_status st = crk_where(S->ctx, NULL, ki->name, &lcnd, S->dev[0], &lt, S->dev[2], &lf, S->dev[3], S->dev[1]);
+    if (st == CRK_OK) st = crk_synchronize(S->ctx);
+    if (!gpu_ok(st, ki, lc->name)) return 1;
+    if (crk_memcpy_dtoh(S->ctx, got, S->dev[1], (numel + GUARD) * sz) != CRK_OK)
+        return gpu_ok(CRK_E_GPU, ki, lc->name), 1;
+    for (size_t i = 0; i < numel; i++) {
+        const unsigned char *c = cond + offset_of(&lcnd, i) * csz;
+        const unsigned char *src = ref_is_true(cdt, c) ? t + offset_of(&lt, i) * sz : f + offset_of(&lf, i) * sz;
+        if (memcmp(got + i * sz, src, sz)) { /* a bit copy: NaN payloads too */
+            printf("FAIL %s [%s] i=%zu: not the bits of the selected element\n", ki->name, lc->name, i);
+            return 1;
+        }
+    }
+    return guard_bad(ki, lc->name, got + numel * sz, GUARD * sz, poison);
+}
+
+int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res); /* huge.c */
+
+static int usage(void) {
+    fprintf(stderr, "usage: numeric [--seed N] [--source embedded|dir|bundle] [--path P] [--filter GLOB] "
+                    "[--no-huge] [--json FILE]\n");
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    const char *filter = NULL, *json = NULL;
+    int huge = 1;
+    crk_options opt = {0, CRK_SOURCE_EMBEDDED, NULL};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+        else if (!strcmp(argv[i], "--path") && i + 1 < argc) opt.path = argv[++i];
+        else if (!strcmp(argv[i], "--no-huge")) huge = 0;
+        else if (!strcmp(argv[i], "--source") && i + 1 < argc) {
+            const char *s = argv[++i];
+            opt.source = !strcmp(s, "dir") ? CRK_SOURCE_DIR : !strcmp(s, "bundle") ? CRK_SOURCE_BUNDLE : CRK_SOURCE_EMBEDDED;
+        } else return usage();
+    }
+    if (!seed) seed = 1;
+    results_t res;
+    results_init(&res, seed);
+    suite_t S = {0};
+    S.rng.s = seed;
+    S.res = &res;
+    printf("numeric suite: seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", seed, seed);
+    crk_status st = crk_open(&S.ctx, &opt);
+    if (st != CRK_OK) {
+        const int nogpu = st == CRK_E_NO_DEVICE;
+        printf("%s: %s\n", nogpu ? "skipped: no GPU" : "error", crk_last_error());
+        for (size_t k = 0; k < crk_kernel_count(); k++) {
+            const crk_kernel_info *ki = crk_kernel_at(k);
+            if (filter && fnmatch(filter, ki->name, 0)) continue;
+            for (size_t c = 0; c < N_CASES; c++)
+                if (case_applies(&CASES[c], ki)) results_add(&res, ki->family, result_dtype(ki), nogpu ? 2 : 1);
+        }
+        results_print(&res, "none", json);
+        return nogpu ? 0 : 1;
+    }
+    snprintf(res.device, sizeof res.device, "%s (%s, code object %s)", crk_device_name(S.ctx),
+             crk_device_target(S.ctx), crk_code_object_target(S.ctx));
+    printf("device: %s\n", res.device);
+    for (int i = 0; i < 4; i++)
+        if (crk_malloc(S.ctx, &S.dev[i], POOL_BYTES) != CRK_OK) return printf("error: %s\n", crk_last_error()), 1;
+    for (int i = 0; i < 5; i++)
+        if (!(S.host[i] = malloc(POOL_BYTES))) return printf("error: out of host memory\n"), 1;
+    for (size_t k = 0; k < crk_kernel_count(); k++) {
+        const crk_kernel_info *ki = crk_kernel_at(k);
+        if (filter && fnmatch(filter, ki->name, 0)) continue;
+        for (size_t c = 0; c < N_CASES; c++) {
+            if (!case_applies(&CASES[c], ki)) continue;
+            const int bad = strcmp(ki->family, "ternary") ? run_map1(&S, ki, &CASES[c]) : run_where(&S, ki, &CASES[c]);
+            results_add(&res, ki->family, result_dtype(ki), bad ? 1 : 0);
+        }
+    }
+    if (huge) run_huge(S.ctx, &S.rng, &res);
+    for (int i = 0; i < 4; i++) crk_free(S.ctx, S.dev[i]);
+    for (int i = 0; i < 5; i++) free(S.host[i]);
+    crk_close(S.ctx);
+    return results_print(&res, res.device, json) ? 1 : 0;
+}

@@ -1,0 +1,208 @@
+/* test_registry.c — registry lookups, parity with Candle's kernel table
+ * (tests/data/candle-cuda-kernels.tsv, a copy of the fact sheet), layouts
+ * and info buffers, raw-launch signature checks, error texts. No GPU. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "context.h"
+#include "crk.h"
+
+/* "const size_t *" + "info" -> "const size_t *info", as the TSV writes it. */
+static void param_text(const crk_param *p, char *buf, size_t n) {
+    const size_t l = strlen(p->ctype);
+    snprintf(buf, n, "%s%s%s", p->ctype, p->ctype[l - 1] == '*' ? "" : " ", p->name);
+}
+
+static void params_text(const crk_kernel_info *ki, char *buf, size_t n) {
+    buf[0] = 0;
+    for (unsigned i = 0; i < ki->nparams; i++) {
+        char one[96];
+        param_text(&ki->params[i], one, sizeof one);
+        size_t l = strlen(buf);
+        snprintf(buf + l, n - l, "%s%s", i ? ", " : "", one);
+    }
+}
+
+START_TEST(every_name_resolves_to_itself) {
+    ck_assert_uint_gt(crk_kernel_count(), 300);
+    for (size_t i = 0; i < crk_kernel_count(); i++) {
+        const crk_kernel_info *ki = crk_kernel_at(i);
+        ck_assert_ptr_eq(crk_kernel_find(ki->name), ki);
+        if (ki->alias_of) { /* the other spelling has the same parameters */
+            const crk_kernel_info *a = crk_kernel_find(ki->alias_of);
+            ck_assert_ptr_nonnull(a);
+            ck_assert_str_eq(a->alias_of, ki->name);
+            ck_assert_ptr_eq(a->params, ki->params);
+        }
+    }
+    ck_assert_ptr_null(crk_kernel_at(crk_kernel_count()));
+}
+END_TEST
+
+START_TEST(unknown_names_suggest_the_nearest) {
+    ck_assert_ptr_null(crk_kernel_find("uexp_f33"));
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "unknown kernel 'uexp_f33'"));
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "uexp_f32"));
+    const char *near[3];
+    ck_assert_uint_eq(crk_kernel_suggest("cast_f32_bf61", near, 3), 3);
+    ck_assert_str_eq(near[0], "cast_f32_bf16");
+    ck_assert_ptr_null(crk_kernel_find(""));
+    ck_assert_ptr_null(crk_kernel_find(NULL));
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "NULL"));
+    char longname[400];
+    memset(longname, 'x', sizeof longname - 1), longname[sizeof longname - 1] = 0;
+    ck_assert_ptr_null(crk_kernel_find(longname));
+}
+END_TEST
+
+static int tsv_family_ours(const char *family, const char *name) {
+    return !strcmp(family, "unary") || !strcmp(family, "cast") || !strcmp(family, "ternary") ||
+           !strcmp(family, "affine") || (!strcmp(family, "copy") && !strncmp(name, "ucopy_", 6));
+}
+
+/* Every upstream name of our four families, and the name Candle requests
+ * for it, is in the registry with the same parameter list; nothing is
+ * marked upstream that the table lacks. */
+START_TEST(parity_with_candle_table) {
+    FILE *f = fopen("tests/data/candle-cuda-kernels.tsv", "r");
+    ck_assert_msg(f != NULL, "run from the repository root");
+    char line[8192];
+    size_t upstream_rows = 0;
+    int *seen = calloc(crk_kernel_count(), sizeof *seen);
+    while (fgets(line, sizeof line, f)) {
+        char *cols[11] = {0}, *save = NULL, *tok = strtok_r(line, "\t\n", &save);
+        for (int c = 0; tok && c < 11; c++, tok = strtok_r(NULL, "\t\n", &save)) cols[c] = tok;
+        if (!cols[9] || !tsv_family_ours(cols[1], cols[0])) continue;
+        upstream_rows++;
+        const crk_kernel_info *ki = crk_kernel_find(cols[0]);
+        ck_assert_msg(ki != NULL, "upstream kernel %s missing", cols[0]);
+        ck_assert_msg(ki->upstream, "%s not marked upstream", cols[0]);
+        seen[ki - crk_kernel_at(0)] = 1;
+        char params[1024];
+        params_text(ki, params, sizeof params);
+        ck_assert_msg(!strcmp(params, cols[3]), "%s: ours (%s) vs Candle (%s)", cols[0], params, cols[3]);
+        if (strcmp(cols[9], "-")) {
+            const crk_kernel_info *req = crk_kernel_find(cols[9]);
+            ck_assert_msg(req != NULL, "Candle requests %s: missing", cols[9]);
+            params_text(req, params, sizeof params);
+            ck_assert_str_eq(params, cols[3]);
+        }
+    }
+    fclose(f);
+    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 8);
+    for (size_t i = 0; i < crk_kernel_count(); i++)
+        ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
+                      crk_kernel_at(i)->name);
+    free(seen);
+}
+END_TEST
+
+START_TEST(dtypes_and_modules) {
+    ck_assert_str_eq(crk_dtype_name(CRK_F8E4M3), "f8e4m3");
+    ck_assert_uint_eq(crk_dtype_size(CRK_BF16), 2);
+    ck_assert_int_eq(crk_dtype_from_name("i64"), CRK_I64);
+    ck_assert_int_eq(crk_dtype_from_name("f8_e4m3"), -1);
+    ck_assert_uint_eq(crk_module_count(), 11);
+    ck_assert_str_eq(crk_module_name(10), "unary");
+    ck_assert_ptr_null(crk_module_name(11));
+}
+END_TEST
+
+START_TEST(layouts_to_info_buffers) {
+    crk_layout a, b, c;
+    size_t info[4 * CRK_MAX_DIMS];
+    const size_t dims[3] = {2, 3, 4};
+    ck_assert_int_eq(crk_layout_contiguous(&a, 3, dims), CRK_OK);
+    ck_assert_uint_eq(a.strides[0], 12);
+    ck_assert_uint_eq(a.strides[2], 1);
+    ck_assert_uint_eq(crk_layout_numel(&a), 24);
+    const crk_layout *one[1] = {&a};
+    ck_assert_uint_eq(crk_info_pack(one, 1, 1, info, 64), 0); /* contiguous: NULL */
+    ck_assert_uint_eq(crk_info_pack(one, 1, 0, info, 64), 6); /* forced */
+    b = a; /* transposed */
+    ck_assert_int_eq(crk_layout_transpose(&b, 0, 2), CRK_OK);
+    ck_assert(!crk_layout_is_contiguous(&b));
+    const crk_layout *tb[1] = {&b};
+    ck_assert_uint_eq(crk_info_pack(tb, 1, 1, info, 64), 6);
+    const size_t want[6] = {4, 3, 2, 1, 4, 12};
+    ck_assert_mem_eq(info, want, sizeof want);
+    c = a; /* broadcast: stride 0 on a dim > 1 is not contiguous */
+    c.strides[0] = 0;
+    ck_assert(!crk_layout_is_contiguous(&c));
+    c = a; /* size-1 dims: their strides do not matter */
+    c.dims[0] = 1, c.strides[0] = 777;
+    ck_assert(crk_layout_is_contiguous(&c));
+    const crk_layout *three[3] = {&a, &b, &a}; /* where: dims, then 3 stride sets */
+    b.dims[0] = 2, b.dims[2] = 4; /* same shape as a, other strides */
+    ck_assert_uint_eq(crk_info_pack(three, 3, 1, info, 64), 12);
+    ck_assert_uint_eq(info[3], a.strides[0]);
+    ck_assert_uint_eq(info[6], b.strides[0]);
+    ck_assert_uint_eq(crk_info_pack(three, 3, 1, info, 5), 0); /* too small: nothing written */
+    crk_layout r0; /* rank 0: a scalar, numel 1, contiguous */
+    ck_assert_int_eq(crk_layout_contiguous(&r0, 0, NULL), CRK_OK);
+    ck_assert_uint_eq(crk_layout_numel(&r0), 1);
+    ck_assert(crk_layout_is_contiguous(&r0));
+    size_t big[CRK_MAX_DIMS + 1];
+    for (int i = 0; i <= CRK_MAX_DIMS; i++) big[i] = 1;
+    ck_assert_int_eq(crk_layout_contiguous(&r0, CRK_MAX_DIMS, big), CRK_OK);
+    ck_assert_int_eq(crk_layout_contiguous(&r0, CRK_MAX_DIMS + 1, big), CRK_E_TOO_MANY_DIMS);
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "CRK_MAX_DIMS"));
+    ck_assert_int_eq(crk_layout_transpose(&a, 0, 3), CRK_E_INVALID);
+}
+END_TEST
+
+START_TEST(raw_launch_signature_is_checked) {
+    const crk_kernel_info *ki = crk_kernel_find("affine_f16");
+    ck_assert_ptr_nonnull(ki);
+    size_t n = 1, nd = 1;
+    void *p = NULL;
+    uint16_t m = 0, a = 0;
+    void *args[7] = {&n, &nd, &p, &p, &p, &m, &a};
+    size_t sizes[7] = {8, 8, 8, 8, 8, 2, 2};
+    const unsigned g[3] = {1, 1, 1}, b[3] = {256, 1, 1}, huge[3] = {2048, 1, 1};
+    ck_assert_int_eq(crk_check_launch(ki, g, b, args, sizes, 7), CRK_OK);
+    sizes[5] = 4; /* a 4-byte float where the kernel takes a 2-byte __half */
+    ck_assert_int_eq(crk_check_launch(ki, g, b, args, sizes, 7), CRK_E_SIGNATURE);
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "argument 5 (const __half mul) is 2 bytes, 4 given"));
+    sizes[5] = 2;
+    ck_assert_int_eq(crk_check_launch(ki, g, b, args, sizes, 6), CRK_E_SIGNATURE);
+    ck_assert_int_eq(crk_check_launch(ki, g, huge, args, sizes, 7), CRK_E_INVALID);
+    args[2] = NULL;
+    ck_assert_int_eq(crk_check_launch(ki, g, b, args, sizes, 7), CRK_E_INVALID);
+}
+END_TEST
+
+START_TEST(open_without_gpu_is_a_clear_error) {
+    crk_ctx *ctx = NULL;
+    crk_status st = crk_open(&ctx, NULL);
+    if (st == CRK_OK) { /* a GPU is present: nothing to check here */
+        crk_close(ctx);
+        return;
+    }
+    ck_assert_ptr_null(ctx);
+    ck_assert(st == CRK_E_NO_DEVICE || st == CRK_E_NO_CODE_OBJECT);
+    ck_assert_str_ne(crk_last_error(), "");
+    ck_assert_int_eq(crk_open(NULL, NULL), CRK_E_INVALID);
+    ck_assert_int_eq(crk_unary(NULL, NULL, "uexp_f32", NULL, NULL, NULL, 0), CRK_E_INVALID);
+    ck_assert_str_eq(crk_status_name(CRK_E_NOT_FOUND), "kernel not found");
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("registry");
+    TCase *tc = tcase_create("registry");
+    tcase_add_test(tc, every_name_resolves_to_itself);
+    tcase_add_test(tc, unknown_names_suggest_the_nearest);
+    tcase_add_test(tc, parity_with_candle_table);
+    tcase_add_test(tc, dtypes_and_modules);
+    tcase_add_test(tc, layouts_to_info_buffers);
+    tcase_add_test(tc, raw_launch_signature_is_checked);
+    tcase_add_test(tc, open_without_gpu_is_a_clear_error);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
