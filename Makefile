@@ -113,6 +113,8 @@ artifacts: $(PER_ARCH) $(BUNDLES) $(NV_FATBINS) hsaco/manifest.json
 
 include mk/lib.mk
 include mk/check.mk
+include mk/device.mk
+include mk/bench.mk
 
 BUILD_START := $(shell date +%s)
 all: artifacts lib cli

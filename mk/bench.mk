@@ -4,14 +4,18 @@
 # Results: build/bench-results/{results.json,results.csv,bench.png}.
 BENCH_ARGS ?=
 BENCH_SRCS := $(wildcard bench/*.c)
-BENCH_LIBS := -lzstd -lz -ldl -lpthread -lm
 
 build/bench: $(BENCH_SRCS) $(wildcard bench/*.h) include/crk.h build/libcrk.a
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) build/libcrk.a $(BENCH_LIBS) -o $@
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) build/libcrk.a $(LIB_LIBS) -o $@
 
 bench: build/bench
 	$(Q)build/bench $(BENCH_ARGS)
 
 .PHONY: bench
+
+.device/bench: $(BENCH_SRCS) $(wildcard bench/*.h) $(DEVICE_LIB) build/gen/embedded-none.S
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) $(DEVICE_LIB) build/gen/embedded-none.S $(LIB_LIBS) -o $@
+device-stage: .device/bench

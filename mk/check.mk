@@ -24,17 +24,7 @@ build/unit/%: tests/unit/%.c build/libcrk.a
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itests/ref $< $(REF_LIB_SRCS) build/libcrk.a $(LIB_LIBS) $(CHECK_LIBS) -o $@
 
 check: all build/ref_selftest $(UNIT_BINS) build/numeric
-	@echo "== manifest vs files and registry"
-	$(Q)scripts/check_manifest.sh $(ARCHS)
-	@echo "== AMDGPU ABI and resources of every kernel in every arch ($(words $(ARCHS)) archs)"
-	$(Q)build/crk verify hsaco
-	@echo "== CPU references"
-	$(Q)build/ref_selftest
-	@echo "== unit tests"
-	$(Q)for t in $(UNIT_BINS); do CRK_TEST_HSACO=hsaco/$(firstword $(ARCHS))/unary.hsaco CRK_TEST_HSACO_DIR=hsaco $$t || exit 1; done
-	$(Q)[ ! -f tests/unit/test_cli.sh ] || CRK=build/crk tests/unit/test_cli.sh
-	@echo "== numeric suite on the GPU present"
-	$(Q)build/numeric --json build/numeric.json
+	$(Q)scripts/check.sh "$(ARCHS)"
 
 .PHONY: check
 

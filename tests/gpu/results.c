@@ -40,6 +40,6 @@ unsigned long results_print(const results_t *r, const char *device, const char *
         fprintf(f, "\n]}\n");
         fclose(f);
     }
-    printf("%lu passed, %lu failed, %lu skipped\n", tot[0], tot[1], tot[2]);
+    printf("numeric: %lu passed, %lu failed, %lu skipped\n", tot[0], tot[1], tot[2]);
     return tot[1];
 }

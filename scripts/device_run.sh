@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# device_run.sh PARTS... — run on the lent NVIDIA GPU from the repository root,
+# with .device/ carried (make device-stage). PARTS: hello overhead numeric
+# memcheck bench. Logs and JSON go to $OUT (the device tool brings them back).
+set -uo pipefail
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+cd .device
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+seed=${SEED:-$(date +%s)}
+for part in "$@"; do
+  echo "=== $part"
+  case $part in
+    hello) ./hello ;;
+    overhead) ./overhead --dir hsaco | tee "$OUT/overhead.txt" ;;
+    numeric) ./numeric --seed "$seed" --source dir --path hsaco --json "$OUT/numeric.json" > "$OUT/numeric.log" 2>&1
+             echo "rc=$?"; grep -E '^(FAIL|skipped|ok )' "$OUT/numeric.log" | head -40; tail -50 "$OUT/numeric.log" ;;
+    memcheck) compute-sanitizer --tool memcheck --print-limit 20 ./numeric --seed "$seed" --no-huge --source dir --path hsaco \
+                > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; grep -E 'ERROR SUMMARY|FAIL|numeric:' "$OUT/memcheck.log" | tail -5 ;;
+    bench) PYTHONUNBUFFERED=1 ./bench --source dir --path hsaco --out "$OUT/bench" > "$OUT/bench.txt" 2>&1; echo "rc=$?"; tail -60 "$OUT/bench.txt" ;;
+  esac
+done
