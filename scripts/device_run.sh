@@ -12,9 +12,9 @@ for part in "$@"; do
   case $part in
     hello) ./hello ;;
     overhead) ./overhead --dir hsaco | tee "$OUT/overhead.txt" ;;
-    numeric) ./numeric --seed "$seed" --source dir --path hsaco --json "$OUT/numeric.json" > "$OUT/numeric.log" 2>&1
+    numeric) timeout ${NUMERIC_TIMEOUT:-300} ./numeric --seed "$seed" --source dir --path hsaco --json "$OUT/numeric.json" > "$OUT/numeric.log" 2>&1
              echo "rc=$?"; grep -E '^(FAIL|skipped|ok )' "$OUT/numeric.log" | head -40; tail -50 "$OUT/numeric.log" ;;
-    memcheck) compute-sanitizer --tool memcheck --print-limit 20 ./numeric --seed "$seed" --no-huge --source dir --path hsaco \
+    memcheck) timeout ${MEMCHECK_TIMEOUT:-200} compute-sanitizer --tool memcheck --print-limit 20 ./numeric --seed "$seed" --no-huge --source dir --path hsaco \
                 > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; grep -E 'ERROR SUMMARY|FAIL|numeric:' "$OUT/memcheck.log" | tail -5 ;;
     bench) PYTHONUNBUFFERED=1 ./bench --source dir --path hsaco --out "$OUT/bench" > "$OUT/bench.txt" 2>&1; echo "rc=$?"; tail -60 "$OUT/bench.txt" ;;
   esac

@@ -1,5 +1,5 @@
-/* cases.c — sizes 0, 1, 1023, 1024, 1025, a prime, 2^20+3 (vector path plus
- * tail), transposed, broadcast (stride 0), size-1 dims with odd strides,
+/* cases.c — sizes 0, 1, 1023, 1024, 1025, a prime, 2^18+3 (vector path plus
+ * tail; larger sizes are huge.c's), transposed, broadcast (stride 0), size-1 dims with odd strides,
  * rank 6, sliced (start offset, misaligned), in-place. */
 #include "cases.h"
 #include <string.h>
@@ -11,7 +11,7 @@ const layout_case CASES[] = {
     {"n=1024", 1, {1024}, K_CONTIG, 0, 0},
     {"n=1025", 1, {1025}, K_CONTIG, 0, 0},
     {"n=65537 (prime)", 1, {65537}, K_CONTIG, 0, 0},
-    {"n=2^20+3", 1, {1048579}, K_CONTIG, 0, 0},
+    {"n=2^18+3", 1, {262147}, K_CONTIG, 0, 0},
     {"2-D 129x257", 2, {129, 257}, K_TRANSPOSE, 0, 0},
     {"2-D 64x100 broadcast", 2, {64, 100}, K_BCAST, 0, 0},
     {"size-1 dims 1x700x1", 3, {1, 700, 1}, K_SIZE1, 0, 0},

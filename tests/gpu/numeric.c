@@ -205,6 +205,7 @@ int main(int argc, char **argv) {
         } else return usage();
     }
     if (!seed) seed = 1;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress survives a timeout */
     results_t res;
     results_init(&res, seed);
     suite_t S = {0};
@@ -231,16 +232,24 @@ int main(int argc, char **argv) {
         if (crk_malloc(S.ctx, &S.dev[i], POOL_BYTES) != CRK_OK) return printf("error: %s\n", crk_last_error()), 1;
     for (int i = 0; i < 5; i++)
         if (!(S.host[i] = malloc(POOL_BYTES))) return printf("error: out of host memory\n"), 1;
+    const char *family = "";
+    time_t t0 = time(NULL);
     for (size_t k = 0; k < crk_kernel_count(); k++) {
         const crk_kernel_info *ki = crk_kernel_at(k);
         if (filter && fnmatch(filter, ki->name, 0)) continue;
+        if (strcmp(family, ki->family)) {
+            printf("-- %s (%lds)\n", ki->family, (long)(time(NULL) - t0));
+            family = ki->family;
+        }
         for (size_t c = 0; c < N_CASES; c++) {
             if (!case_applies(&CASES[c], ki)) continue;
             const int bad = strcmp(ki->family, "ternary") ? run_map1(&S, ki, &CASES[c]) : run_where(&S, ki, &CASES[c]);
             results_add(&res, ki->family, result_dtype(ki), bad ? 1 : 0);
         }
     }
+    printf("-- huge tensors (%lds)\n", (long)(time(NULL) - t0));
     if (huge) run_huge(S.ctx, &S.rng, &res);
+    printf("-- done (%lds)\n", (long)(time(NULL) - t0));
     for (int i = 0; i < 4; i++) crk_free(S.ctx, S.dev[i]);
     for (int i = 0; i < 5; i++) free(S.host[i]);
     crk_close(S.ctx);

@@ -72,11 +72,11 @@ if [ -f "$HSACO" ]; then
     expect 0 "archs --json" -- "$CRK" archs --json "$HSACO"
     # A valid file parses; whether its kernels pass (1 = e.g. register spills)
     # depends on the build, so both outcomes are accepted here.
-    expect "0|1" "verify valid" -- "$CRK" verify "$HSACO"
+    expect 0 "verify valid" -- "$CRK" verify "$HSACO"
     mkdir -p "$T/dir/gfx942"
     cp "$HSACO" "$T/dir/gfx942/$mod"
-    expect "0|1" "verify dir" -- "$CRK" verify "$T/dir"
-    expect "0|1" "verify dir --json" -- "$CRK" verify --json "$T/dir"
+    expect 0 "verify dir" -- "$CRK" verify "$T/dir"
+    expect 0 "verify dir --json" -- "$CRK" verify --json "$T/dir"
     first=$("$CRK" list --module "${mod%.hsaco}" 2>/dev/null | awk 'NR==1{print $1}')
     if [ -n "$first" ]; then
         expect 0 "show $first" -- "$CRK" show "$first" --dir "$T/dir"
