@@ -57,6 +57,8 @@ $(TOOLSTAMP): scripts/toolchain.sh
 	$(Q)scripts/toolchain.sh
 
 KERNEL_HDRS := $(wildcard kernels/*.h)
+# Headers every module includes; each module also has its own kernels/<module>.h.
+KERNEL_COMMON := kernels/crk_port.h kernels/numeric.h kernels/elementwise.h
 wave = $(if $(filter gfx9%,$(1)),64,32)
 HIPFLAGS = -x hip --cuda-device-only --no-gpu-bundle-output -O3 -std=c++17 -Wall -Werror \
   -Ikernels -isystem $(HIPROOT)/usr/include --hip-path=$(HIPROOT)/usr \
@@ -73,7 +75,7 @@ HIPFLAGS_SIG := $(CLANG) $(HIPFLAGS) $(HIPFLAGS_unary)
 $(shell mkdir -p build; echo '$(HIPFLAGS_SIG)' | cmp -s - build/hipflags || echo '$(HIPFLAGS_SIG)' > build/hipflags)
 
 define ARCH_RULES
-hsaco/$(1)/%.hsaco: build/gen/%.hip $(KERNEL_HDRS) $(TOOLSTAMP) build/hipflags
+hsaco/$(1)/%.hsaco: build/gen/%.hip kernels/%.h $(KERNEL_COMMON) $(TOOLSTAMP) build/hipflags
 	@mkdir -p $$(@D)
 	@echo "  HIP   $(1)/$$*  (wave$(call wave,$(1)))"
 	$(Q)$(CLANG) $(HIPFLAGS) --offload-arch=$(1) -D__AMDGCN_WAVEFRONT_SIZE=$(call wave,$(1)) $$(HIPFLAGS_$$*) -c $$< -o $$@
@@ -95,7 +97,7 @@ $(BUNDLES): hsaco/%.hsaco: $(foreach a,$(ARCHS),hsaco/$(a)/%.hsaco)
 # ------------------------------------------------------------- NVIDIA build
 ifneq ($(NVCC),)
 NV_FATBINS := $(MODULES:%=hsaco/nvidia/%.fatbin)
-hsaco/nvidia/%.fatbin: build/gen/%.hip $(KERNEL_HDRS)
+hsaco/nvidia/%.fatbin: build/gen/%.hip kernels/%.h $(KERNEL_COMMON)
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@  (sm_$(subst $(eval) ,/sm_,$(NV_ARCHS)))"
 	$(Q)$(NVCC) -x cu -std=c++17 -O3 -Ikernels -fatbin \

@@ -24,15 +24,12 @@ extern "C" {
 /* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
 #define CRK_MAX_DIMS 16
 
-#ifndef CRK_H_DTYPES
-#define CRK_H_DTYPES
 /* Candle's storage dtypes that have kernels, in Candle's DType order. */
 typedef enum {
     CRK_U8, CRK_U32, CRK_I16, CRK_I32, CRK_I64,
     CRK_BF16, CRK_F16, CRK_F32, CRK_F64, CRK_F8E4M3,
     CRK_DTYPE_COUNT
 } crk_dtype;
-#endif
 
 typedef enum {
     CRK_OK = 0,

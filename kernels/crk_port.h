@@ -8,6 +8,7 @@
 #include <hip/hip_runtime.h>
 #define CRK_AMD 1
 #elif defined(__CUDACC__)
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <stdint.h>
 #define CRK_NV 1
@@ -42,6 +43,18 @@ CRK_DEV uint16_t f32_to_f16(float f) {
     return __builtin_bit_cast(uint16_t, (_Float16)f);
 #else
     return __half_as_ushort(__float2half_rn(f));
+#endif
+}
+
+/* binary32 -> bfloat16, RNE, NaN -> 0x7FFF. NVIDIA (sm_80+) has it as one
+ * instruction; elsewhere it is the rounding add on the bits. */
+CRK_DEV uint16_t f32_to_bf16(float f) {
+    if (f != f) return 0x7FFF;
+#if CRK_NV && __CUDA_ARCH__ >= 800
+    return __bfloat16_as_ushort(__float2bfloat16_rn(f));
+#else
+    const uint32_t u = f32_bits(f);
+    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 #endif
 }
 

@@ -7,8 +7,10 @@
  * Contiguous path: each thread moves VEC elements with 16-byte loads and
  * stores when every pointer is aligned for it, grid-stride over vectors;
  * the tail and misaligned views fall back to one element per step.
- * Strided path: one division per dim per element (32-bit when the tensor
- * fits, which is several times cheaper than a 64-bit division). */
+ * Strided path: each thread takes a run of VEC consecutive outputs, decodes
+ * the first index (one division per dim, 32-bit when the tensor fits, which
+ * is several times cheaper than 64-bit), steps the last dim's strides for the
+ * rest, and stores the run at once. */
 #ifndef CRK_ELEMENTWISE_H
 #define CRK_ELEMENTWISE_H
 #include "numeric.h"
@@ -85,16 +87,61 @@ CRK_DEV Offsets<K> strided_offsets(Idx idx, size_t nd, const size_t *dims, const
     return r;
 }
 
-/* Runs f(i, offsets) for every logical index i of a strided launch. */
-template <int K, class F>
-CRK_DEV void for_each_strided(size_t numel, size_t nd, const size_t *info, F f) {
-    const size_t *dims = info, *strides = info + nd;
-    if (numel <= 0xFFFFFFFFull) {
-        for (size_t i = global_id(); i < numel; i += global_stride())
-            f(i, strided_offsets<K, uint32_t>((uint32_t)i, nd, dims, strides));
-    } else {
-        for (size_t i = global_id(); i < numel; i += global_stride())
-            f(i, strided_offsets<K, size_t>(i, nd, dims, strides));
+/* Walks runs of N consecutive logical indices of a strided view: one
+ * decode (divisions) per run, then a step of the last dim's strides per
+ * element, re-decoding only when the last dim wraps. */
+template <int K> struct Cursor {
+    size_t nd;
+    const size_t *dims, *strides;
+    size_t last, step[K], r;
+    bool wide;
+    Offsets<K> o;
+    CRK_DEV Cursor(size_t numel, size_t nd_, const size_t *info) : nd(nd_), dims(info), strides(info + nd_) {
+        last = dims[nd - 1];
+        wide = numel > 0xFFFFFFFFull;
+#pragma unroll
+        for (int k = 0; k < K; ++k) step[k] = strides[k * nd + nd - 1];
+    }
+    CRK_DEV void seek(size_t i) {
+        o = wide ? strided_offsets<K, size_t>(i, nd, dims, strides)
+                 : strided_offsets<K, uint32_t>((uint32_t)i, nd, dims, strides);
+        r = wide ? i % last : (uint32_t)i % (uint32_t)last;
+    }
+    CRK_DEV void next(size_t i) { /* i: the index just visited */
+        if (++r == last) {
+            seek(i + 1);
+            return;
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) o.o[k] += step[k];
+    }
+};
+
+/* out[i] = g(i, offsets) over a strided launch, N elements per thread run,
+ * stored with one wide store when the run is whole and aligned. */
+template <int N, int K, class D, class G>
+CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, G g) {
+    Cursor<K> c(numel, nd, info);
+    const size_t nruns = (numel + N - 1) / N;
+    const bool aligned = aligned_for<D, N>(out);
+    for (size_t run = global_id(); run < nruns; run += global_stride()) {
+        const size_t i0 = run * N;
+        c.seek(i0);
+        if (aligned && i0 + N <= numel && c.r + N <= c.last) { /* no wrap: step only */
+            Pack<D, N> res;
+#pragma unroll
+            for (int j = 0; j < N; ++j) {
+                res.v[j] = g(i0 + j, c.o);
+#pragma unroll
+                for (int k = 0; k < K; ++k) c.o.o[k] += c.step[k];
+            }
+            store_pack<D, N>(out + i0, res);
+        } else {
+            for (size_t i = i0; i < i0 + N && i < numel; ++i) {
+                out[i] = g(i, c.o);
+                c.next(i);
+            }
+        }
     }
 }
 
@@ -122,12 +169,14 @@ CRK_DEV void map_contiguous(size_t numel, const S *in, D *out, F f) {
  * registers would not fit 1024-thread blocks at the full width. */
 template <int MaxN = 16, class S, class D, class F>
 CRK_DEV void run_map(size_t numel, size_t nd, const size_t *info, const S *inp, D *out, F f) {
+    constexpr int N = VecWidth<S, D>::value < MaxN ? VecWidth<S, D>::value : MaxN;
     if (info == nullptr || is_contiguous(nd, info, info + nd)) {
-        map_contiguous<(VecWidth<S, D>::value < MaxN ? VecWidth<S, D>::value : MaxN)>(numel, inp ? inp : (const S *)out, out, f);
-    } else {
-        for_each_strided<1>(numel, nd, info, [&](size_t i, Offsets<1> o) {
-            out[i] = f(inp ? inp[o.o[0]] : reinterpret_cast<const S *>(out)[i]);
-        });
+        map_contiguous<N>(numel, inp ? inp : (const S *)out, out, f);
+    } else if (inp) {
+        map_strided<N, 1>(numel, nd, info, out, [&](size_t, Offsets<1> o) { return f(inp[o.o[0]]); });
+    } else { /* in place, upstream reads out[i] (not strided) */
+        map_strided<N, 1>(numel, nd, info, out,
+                          [&](size_t i, Offsets<1>) { return f(reinterpret_cast<const S *>(out)[i]); });
     }
 }
 

@@ -51,19 +51,19 @@ CRK_DEV uint16_t f64_to_narrow(double d) {
     return (uint16_t)round_pack<E, M>(sign, frac | (1ull << 52), ef - 1075);
 }
 
+/* Sign test that says nothing for unsigned types (no "pointless
+ * comparison" warning from nvcc). */
+template <class I> CRK_DEV bool negative(I v) { return v < 0; }
+template <> CRK_DEV bool negative(uint8_t) { return false; }
+template <> CRK_DEV bool negative(uint32_t) { return false; }
+
 template <int E, int M, class I>
 CRK_DEV uint16_t int_to_narrow(I v) {
-    const bool neg = v < 0;
+    const bool neg = negative(v);
     const uint64_t mag = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     return (uint16_t)round_pack<E, M>(neg ? 1u : 0u, mag, 0);
 }
 
-CRK_DEV uint16_t f32_to_bf16(float f) {
-    uint32_t u = f32_bits(f);
-    if ((u & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFF;
-    u += 0x7FFFu + ((u >> 16) & 1u); /* RNE on the dropped 16 bits */
-    return (uint16_t)(u >> 16);
-}
 CRK_DEV float bf16_to_f32(uint16_t b) { return bits_f32((uint32_t)b << 16); }
 
 /* OCP e4m3fn: bias 7, no inf, NaN = S.1111.111, max 448 (0x7E). */

@@ -13,13 +13,12 @@ CRK_DEV void where_select(size_t numel, size_t nd, const size_t *info, const C *
     const bool contiguous = info == nullptr ||
         (is_contiguous(nd, info, info + nd) && is_contiguous(nd, info, info + 2 * nd) &&
          is_contiguous(nd, info, info + 3 * nd));
+    constexpr int N = VecWidth<C, T>::value;
     if (!contiguous) {
-        for_each_strided<3>(numel, nd, info, [&](size_t i, Offsets<3> o) {
-            out[i] = ids[o.o[0]] != 0 ? t[o.o[1]] : f[o.o[2]];
-        });
+        map_strided<N, 3>(numel, nd, info, out,
+                          [&](size_t, Offsets<3> o) { return ids[o.o[0]] != 0 ? t[o.o[1]] : f[o.o[2]]; });
         return;
     }
-    constexpr int N = VecWidth<C, T>::value;
     const size_t gid = global_id(), gs = global_stride();
     size_t head = 0;
     if (aligned_for<C, N>(ids) && aligned_for<T, N>(t) && aligned_for<T, N>(f) && aligned_for<T, N>(out)) {

@@ -112,7 +112,12 @@ template <class T> struct Apply<OpCopy, T> {
 /* Elements per thread for long libm calls (register budget, see run_map). */
 template <class Op, class T> struct MaxVec { static constexpr int value = 16; };
 template <class T> struct MaxVec<OpPowf, T> { static constexpr int value = 2; };
+/* f64 erf/normcdf/pow: ~40 64-bit constants each; one element per thread
+ * keeps them in SGPRs without spills on gfx9. */
+template <> struct MaxVec<OpPowf, double> { static constexpr int value = 1; };
 template <> struct MaxVec<OpErf, double> { static constexpr int value = 1; };
+template <> struct MaxVec<OpNormcdf, double> { static constexpr int value = 1; };
+template <> struct MaxVec<OpGeluErf, double> { static constexpr int value = 1; };
 
 template <class Op, class T>
 CRK_DEV void unary(size_t numel, size_t nd, const size_t *info, T param, const T *inp, T *out) {

@@ -149,19 +149,19 @@ crk_status crk_free(crk_ctx *ctx, void *p) {
     int e = ctx->gpu.free(&ctx->gpu, p);
     return e ? crk_gpu_error(ctx, e, "crk_free") : CRK_OK;
 }
-crk_status crk_memcpy_htod(crk_ctx *ctx, void *dst, const void *src, size_t bytes) {
-    CHECK_CTX(ctx, "crk_memcpy_htod");
-    if (bytes && (!dst || !src)) return crk_fail(CRK_E_INVALID, "crk_memcpy_htod: NULL pointer");
+typedef int (*copy_fn)(crk_gpu *g, void *dst, const void *src, size_t bytes);
+static crk_status copy(crk_ctx *ctx, const char *what, copy_fn fn, void *dst, const void *src, size_t bytes) {
+    CHECK_CTX(ctx, what);
+    if (bytes && (!dst || !src)) return crk_fail(CRK_E_INVALID, "%s: NULL pointer", what);
     ctx->gpu.make_current(&ctx->gpu);
-    int e = bytes ? ctx->gpu.htod(&ctx->gpu, dst, src, bytes) : 0;
-    return e ? crk_gpu_error(ctx, e, "crk_memcpy_htod") : CRK_OK;
+    int e = bytes ? fn(&ctx->gpu, dst, src, bytes) : 0;
+    return e ? crk_gpu_error(ctx, e, what) : CRK_OK;
+}
+crk_status crk_memcpy_htod(crk_ctx *ctx, void *dst, const void *src, size_t bytes) {
+    return copy(ctx, "crk_memcpy_htod", ctx ? ctx->gpu.htod : NULL, dst, src, bytes);
 }
 crk_status crk_memcpy_dtoh(crk_ctx *ctx, void *dst, const void *src, size_t bytes) {
-    CHECK_CTX(ctx, "crk_memcpy_dtoh");
-    if (bytes && (!dst || !src)) return crk_fail(CRK_E_INVALID, "crk_memcpy_dtoh: NULL pointer");
-    ctx->gpu.make_current(&ctx->gpu);
-    int e = bytes ? ctx->gpu.dtoh(&ctx->gpu, dst, src, bytes) : 0;
-    return e ? crk_gpu_error(ctx, e, "crk_memcpy_dtoh") : CRK_OK;
+    return copy(ctx, "crk_memcpy_dtoh", ctx ? ctx->gpu.dtoh : NULL, dst, src, bytes);
 }
 crk_status crk_memset(crk_ctx *ctx, void *p, int byte, size_t bytes) {
     CHECK_CTX(ctx, "crk_memset");

@@ -37,6 +37,16 @@ struct crk_gpu {
     void (*close)(crk_gpu *g);
 };
 
+/* Each back end defines these static functions under the same names and
+ * binds them with this one macro. */
+#define CRK_GPU_BIND(g)                                                                          \
+    ((g)->make_current = make_current, (g)->module_load = module_load,                           \
+     (g)->module_unload = module_unload, (g)->get_function = get_function, (g)->launch = launch,  \
+     (g)->malloc = gmalloc, (g)->free = gfree, (g)->htod = htod, (g)->dtoh = dtoh,                \
+     (g)->htod_async = htod_async, (g)->memset = gmemset, (g)->synchronize = sync,              \
+     (g)->event_create = ev_create, (g)->event_record = ev_record, (g)->event_sync = ev_sync,     \
+     (g)->event_destroy = ev_destroy, (g)->error_string = err_str, (g)->close = gclose)
+
 /* Open device `device` of that runtime; fill target (full target ID, e.g.
  * "gfx90a:sramecc+:xnack-" or "sm_90") and name. 0 ok, else -1 with why. */
 int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,

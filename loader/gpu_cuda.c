@@ -97,10 +97,6 @@ int crk_gpu_open_cuda(crk_gpu *g, int device, char *target, size_t tlen, char *n
         return gclose(g), -1;
     }
     g->api = "cuda", g->image_kind = "nvidia", g->device = dev;
-    g->make_current = make_current, g->module_load = module_load, g->module_unload = module_unload;
-    g->get_function = get_function, g->launch = launch, g->malloc = gmalloc, g->free = gfree;
-    g->htod = htod, g->dtoh = dtoh, g->htod_async = htod_async, g->memset = gmemset;
-    g->synchronize = sync, g->event_create = ev_create, g->event_record = ev_record;
-    g->event_sync = ev_sync, g->event_destroy = ev_destroy, g->error_string = err_str, g->close = gclose;
+    CRK_GPU_BIND(g);
     return make_current(g) ? (snprintf(why, wlen, "cuCtxSetCurrent failed"), gclose(g), -1) : 0;
 }

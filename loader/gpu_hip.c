@@ -105,10 +105,6 @@ int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *na
     int ver = 0;
     if (g->fn[VERSION]) F(g, VERSION, int (*)(int *))(&ver);
     g->supports_generic = ver >= 60200000; /* generic targets: ROCm 6.2+ */
-    g->make_current = make_current, g->module_load = module_load, g->module_unload = module_unload;
-    g->get_function = get_function, g->launch = launch, g->malloc = gmalloc, g->free = gfree;
-    g->htod = htod, g->dtoh = dtoh, g->htod_async = htod_async, g->memset = gmemset;
-    g->synchronize = sync, g->event_create = ev_create, g->event_record = ev_record;
-    g->event_sync = ev_sync, g->event_destroy = ev_destroy, g->error_string = err_str, g->close = gclose;
+    CRK_GPU_BIND(g);
     return make_current(g) ? (snprintf(why, wlen, "hipSetDevice(%d) failed", device), gclose(g), -1) : 0;
 }

@@ -15,7 +15,6 @@ bench: build/bench
 
 .PHONY: bench
 
-.device/bench: $(BENCH_SRCS) $(wildcard bench/*.h) $(DEVICE_LIB) build/gen/embedded-none.S
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) $(DEVICE_LIB) build/gen/embedded-none.S $(LIB_LIBS) -o $@
+.device/bench: $(BENCH_SRCS) $(wildcard bench/*.h) .device/libcrk.so
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) $(DEVICE_LINK) -o $@
 device-stage: .device/bench

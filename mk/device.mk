@@ -1,19 +1,20 @@
 # make device-stage: what a run on the lent NVIDIA GPU needs, in .device/
-# (git-ignored; carried by the device tool): test programs without embedded
-# AMD blobs, the README example with the NVIDIA build embedded, the fatbins.
+# (git-ignored; carried by the device tool, 64 MiB at most): one libcrk.so with
+# the NVIDIA build embedded (all symbols visible: overhead.c reaches the raw
+# launch), and the test programs linked to it with rpath $ORIGIN.
 DEVICE_LIB = $(LIB_SRCS) build/gen/registry.c
+DEVICE_LINK = -L.device -Wl,-rpath,'$$ORIGIN' -lcrk $(LIB_LIBS)
 build/gen/embedded-nvidia.S: scripts/embed.sh $(NV_FATBINS)
 	$(Q)scripts/embed.sh $@ hsaco "" "$(MODULES)" nvidia
-.device/numeric: $(NUMERIC_SRCS) $(DEVICE_LIB) build/gen/embedded-none.S $(wildcard tests/gpu/*.h tests/ref/*.h loader/*.h)
+.device/libcrk.so: $(DEVICE_LIB) build/gen/embedded-nvidia.S $(wildcard include/*.h loader/*.h)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(TEST_CFLAGS) $(NUMERIC_SRCS) $(DEVICE_LIB) build/gen/embedded-none.S $(LIB_LIBS) -o $@
-.device/overhead: tests/perf/overhead.c $(DEVICE_LIB) build/gen/embedded-none.S $(wildcard loader/*.h)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(DEVICE_LIB) build/gen/embedded-none.S $(LIB_LIBS) -o $@
-.device/hello: examples/hello.c $(DEVICE_LIB) build/gen/embedded-nvidia.S
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(DEVICE_LIB) build/gen/embedded-nvidia.S $(LIB_LIBS) -o $@
-device-stage: .device/numeric .device/overhead .device/hello $(NV_FATBINS)
-	$(Q)mkdir -p .device/hsaco/nvidia && cp $(NV_FATBINS) .device/hsaco/nvidia/
+	$(Q)$(CC) $(LIB_CFLAGS) -shared $(DEVICE_LIB) build/gen/embedded-nvidia.S $(LIB_LIBS) -o $@
+.device/numeric: $(NUMERIC_SRCS) .device/libcrk.so $(wildcard tests/gpu/*.h tests/ref/*.h)
+	$(Q)$(CC) $(TEST_CFLAGS) $(NUMERIC_SRCS) $(DEVICE_LINK) -o $@
+.device/overhead: tests/perf/overhead.c .device/libcrk.so
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(DEVICE_LINK) -o $@
+.device/hello: examples/hello.c .device/libcrk.so
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< $(DEVICE_LINK) -o $@
+device-stage: .device/numeric .device/overhead .device/hello
 	$(Q)du -sh .device
 .PHONY: device-stage

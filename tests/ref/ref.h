@@ -23,16 +23,7 @@
 extern "C" {
 #endif
 
-/* Same guard and same enum as include/crk.h: whichever is included first wins. */
-#ifndef CRK_H_DTYPES
-#define CRK_H_DTYPES
-/* Candle's storage dtypes that have kernels, in Candle's DType order. */
-typedef enum {
-    CRK_U8, CRK_U32, CRK_I16, CRK_I32, CRK_I64,
-    CRK_BF16, CRK_F16, CRK_F32, CRK_F64, CRK_F8E4M3,
-    CRK_DTYPE_COUNT
-} crk_dtype;
-#endif
+#include "crk.h" /* crk_dtype */
 
 /* ------------------------------------------------------------ dtype info */
 size_t ref_dtype_size(crk_dtype dt);          /* 0 for an invalid dtype          */
