@@ -15,7 +15,8 @@ static void fuzz_touch(const crk_codeobj *co, const uint8_t *buf, size_t len)
         {"inp", "const float *", CRK_ARG_PTR, 8, CRK_F32},
         {"x", "__half", CRK_ARG_SCALAR, 2, CRK_F16},
     };
-    const crk_kernel_info ki = {"k", "unary", "m", 0, 3, 1, {CRK_F32, -1, -1}, 1, NULL, params};
+    const crk_kernel_info ki = {.name = "k", .family = "unary", .op = "copy", .module = "m", .nparams = 3,
+                                .info_arrays = 2, .dtypes = {CRK_F32, -1, -1}, .upstream = 1, .params = params};
     char why[256];
     volatile size_t sink = 0;
     for (uint32_t i = 0; i < co->nimages; i++) {

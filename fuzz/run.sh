@@ -9,7 +9,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/build/fuzz
 CC=${FUZZ_CC:-clang-14}
 # Low decompression cap: keeps hostile CCOB sizes cheap under ASan.
-CFLAGS="-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+CFLAGS="-std=c11 -Wall -Werror -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
  -DCRK_CO_MAX_UNCOMPRESSED=(64u<<20) -I$ROOT/include -I$ROOT/loader -I$ROOT/fuzz"
 SRC="$ROOT/loader/codeobj_*.c $ROOT/loader/msgpack.c"
 TARGETS="elf msgpack bundle nv"
