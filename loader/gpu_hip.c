@@ -21,18 +21,7 @@ typedef int (*fn_p)(void *);
 enum { H2D = 1, D2H = 2 }; /* hipMemcpyKind */
 
 static int make_current(crk_gpu *g) { return F(g, SETDEV, fn_i)(g->device); }
-static int module_load(crk_gpu *g, void **m, const void *img) {
-    return F(g, MLOAD, int (*)(void **, const void *))(m, img);
-}
-static int module_unload(crk_gpu *g, void *m) { return F(g, MUNLOAD, fn_p)(m); }
-static int get_function(crk_gpu *g, void **f, void *m, const char *n) {
-    return F(g, GETFN, int (*)(void **, void *, const char *))(f, m, n);
-}
-static int launch(crk_gpu *g, void *f, const unsigned gr[3], const unsigned bl[3], void *s, void **args) {
-    return F(g, LAUNCH, int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                                unsigned, void *, void **, void **))(f, gr[0], gr[1], gr[2], bl[0], bl[1],
-                                                                     bl[2], 0, s, args, NULL);
-}
+#include "gpu_module.h"
 static int gmalloc(crk_gpu *g, void **p, size_t b) { return F(g, MALLOC, int (*)(void **, size_t))(p, b); }
 static int gfree(crk_gpu *g, void *p) { return F(g, FREE, fn_p)(p); }
 static int copy(crk_gpu *g, void *d, const void *s, size_t b, int kind) {
