@@ -17,7 +17,6 @@ enum {
     EXIT_CORRUPT = 3  /* unreadable or corrupt file     */
 };
 
-#define CLI_MAX_FILE ((size_t)1 << 31)
 
 /* Options common to the subcommands; each fills what it uses. */
 typedef struct {
@@ -36,7 +35,6 @@ typedef int (*cli_cmd_fn)(const cli_opts *o);
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_opts *o);
 
 /* Reads a whole file. 0 ok (*buf malloc'ed), -1 with a message in err. */
-int cli_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t n);
 /* Reads and parses a code object file. 0 ok, -1 with err. */
 int cli_open_codeobj(const char *path, crk_codeobj *co, uint8_t **buf, char *err, size_t n);
 

@@ -8,6 +8,7 @@
 #include "embedded.h"
 #include "error.h"
 #include "registry.h"
+#include "readfile.h"
 #include "target_id.h"
 #include <dirent.h>
 #include <stdio.h>
@@ -20,22 +21,10 @@
 static int is_nvidia(const crk_ctx *ctx) { return !strcmp(ctx->gpu.image_kind, "nvidia"); }
 
 static crk_status read_file(const char *path, uint8_t **buf, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return crk_fail(CRK_E_IO, "cannot open %s", path);
-    struct stat sb;
-    if (fstat(fileno(f), &sb) || sb.st_size <= 0 || sb.st_size > (1l << 31)) {
-        fclose(f);
-        return crk_fail(CRK_E_CORRUPT, "%s: empty or absurd size", path);
-    }
-    *len = (size_t)sb.st_size;
-    *buf = malloc(*len);
-    size_t got = *buf ? fread(*buf, 1, *len, f) : 0;
-    fclose(f);
-    if (got != *len) {
-        free(*buf);
-        return crk_fail(CRK_E_IO, "cannot read %s", path);
-    }
-    return CRK_OK;
+    char err[256];
+    const int rc = crk_read_file(path, buf, len, err, sizeof err);
+    if (rc == -2) return crk_fail(CRK_E_CORRUPT, "%s: %s", path, err);
+    return rc ? crk_fail(CRK_E_IO, "cannot read %s: %s", path, err) : CRK_OK;
 }
 
 /* A module present in the registry (the first one serves for listings). */

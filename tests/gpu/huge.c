@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GUARD 64
 
 typedef struct {
     const char *kernel;

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-#define GUARD 64
 #define POOL_BYTES ((size_t)96 << 20)
 
 typedef struct {

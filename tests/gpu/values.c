@@ -30,8 +30,6 @@ static const double specials[] = {
     4294967296.0, 9.3e18, -9.3e18, 2147483648.0, 32768.0, -32769.0, 65504.0, 3.4e38, 1e300, 0.044715, 20.0,
     -20.0, 88.7, -104.0, 1.0, -1.0};
 
-static int is_float(crk_dtype dt) { return dt >= CRK_BF16; }
-
 void fill_inputs(const crk_kernel_info *ki, crk_dtype dt, int cond, void *buf, size_t n, rng_t *r) {
     const size_t sz = crk_dtype_size(dt);
     const int transcendental = !strcmp(ki->family, "unary");
@@ -44,10 +42,10 @@ void fill_inputs(const crk_kernel_info *ki, crk_dtype dt, int cond, void *buf, s
             continue;
         }
         const unsigned pick = (unsigned)(bits % 8);
-        if (!is_float(dt) || pick == 0 || dt == CRK_F8E4M3) { /* raw bits: every class */
+        if (!ref_dtype_is_float(dt) || pick == 0 || dt == CRK_F8E4M3) { /* raw bits: every class */
             uint64_t v = rng_next(r);
             memcpy(p, &v, sz);
-            if (is_float(dt) || pick) continue;
+            if (ref_dtype_is_float(dt) || pick) continue;
         }
         double v;
         if (pick == 1) v = specials[rng_next(r) % (sizeof specials / sizeof specials[0])];
@@ -57,7 +55,7 @@ void fill_inputs(const crk_kernel_info *ki, crk_dtype dt, int cond, void *buf, s
             const double lo = transcendental ? -3 : -8, hi = transcendental ? 1.5 : 12;
             v = pow(10.0, lo + (hi - lo) * rng_unit(r)) * ((rng_next(r) & 1) ? -1 : 1);
         }
-        if (is_float(dt)) ref_cast(CRK_F64, dt, &v, p);   /* round into dt */
+        if (ref_dtype_is_float(dt)) ref_cast(CRK_F64, dt, &v, p);   /* round into dt */
         else ref_scalar_from_f64(dt, v, p);                 /* saturate into the int range */
     }
 }
@@ -66,7 +64,7 @@ tolerance_t tolerance_for(const crk_kernel_info *ki, crk_dtype out_dt) {
     static const char *const exact_ops[] = {"copy", "neg", "recip", "ceil", "floor", "round", "abs",
                                             "sqr", "sqrt", "relu", "sign"};
     tolerance_t t = {1, 0, 0, 0};
-    if (strcmp(ki->family, "unary") || !is_float(out_dt)) return t;
+    if (strcmp(ki->family, "unary") || !ref_dtype_is_float(out_dt)) return t;
     t.zero_sign = 1;
     for (size_t i = 0; i < sizeof exact_ops / sizeof exact_ops[0]; i++)
         if (!strcmp(ki->op, exact_ops[i])) return t;

@@ -4,6 +4,9 @@
 #include "crk.h"
 #include "ref.h"
 
+/* Elements after every output that must keep their poison (overrun check). */
+#define GUARD 64
+
 typedef struct { uint64_t s; } rng_t;
 uint64_t rng_next(rng_t *r);
 double rng_unit(rng_t *r); /* [0, 1) */
