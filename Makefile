@@ -13,16 +13,15 @@ COV ?= 5
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
+# Every external command and the package it comes from (CLANG, BUNDLER, CC, AR...).
+include mk/tools.mk
 TOOLS := .toolchain
-TOOLSTAMP := $(TOOLS)/.done-v1
+TOOLSTAMP := $(TOOLS)/.stamp
 HIPROOT := $(TOOLS)/root
 DEVLIBS := $(HIPROOT)/usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode
-CLANG := clang-22
-BUNDLER := clang-offload-bundler-22
-READELF := llvm-readelf-22
+# Optional: the NVIDIA build is skipped without it (the build summary says so).
 NVCC ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
 
-CC := gcc
 CFLAGS ?= -O2 -g
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-format-truncation
 CPPFLAGS := -Iinclude -Iloader -D_GNU_SOURCE
@@ -30,7 +29,7 @@ CPPFLAGS := -Iinclude -Iloader -D_GNU_SOURCE
 # --------------------------------------------------------------- generator
 GEN := build/crk-gen
 GEN_SRCS := $(wildcard gen/*.c)
-$(GEN): $(GEN_SRCS) $(wildcard gen/*.h) include/crk.h loader/fnv1a.h
+$(GEN): $(GEN_SRCS) $(wildcard gen/*.h) include/crk.h loader/fnv1a.h | $(TOOLSTAMP)
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(GEN_SRCS) -o $@
@@ -53,7 +52,10 @@ GEN_HIP := $(MODULES:%=build/gen/%.hip)
 $(GEN_HIP) build/gen/registry.c build/gen/kernels.tsv: build/gen/stamp
 
 # ----------------------------------------------------------- AMD code objects
-$(TOOLSTAMP): scripts/toolchain.sh
+# Runs on every make: it checks in milliseconds that every command of
+# mk/tools.mk is present, installs what is missing, and touches the stamp only
+# when the toolchain's versions change (so editing the script rebuilds nothing).
+$(TOOLSTAMP): FORCE
 	$(Q)scripts/toolchain.sh
 
 KERNEL_HDRS := $(wildcard kernels/*.h)
@@ -104,7 +106,6 @@ hsaco/nvidia/%.fatbin: build/gen/%.hip kernels/%.h $(KERNEL_COMMON)
 	  $(foreach a,$(NV_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) $< -o $@
 else
 NV_FATBINS :=
-$(info crk: nvcc not found: skipping the NVIDIA build (hsaco/nvidia/))
 endif
 
 hsaco/manifest.json: $(PER_ARCH) $(BUNDLES) $(NV_FATBINS) $(GEN)
@@ -118,7 +119,10 @@ include mk/check.mk
 include mk/device.mk
 include mk/bench.mk
 
+# When this make started, and when the first make of this tree did (the
+# summary reports both: a no-op make after a 20-minute build says so).
 BUILD_START := $(shell date +%s)
+$(shell mkdir -p build; [ -f build/.first-make ] || echo $(BUILD_START) > build/.first-make)
 all: artifacts lib cli
 	$(Q)scripts/summary.sh $(BUILD_START) "$(ARCHS)" "$(MODULES)" "$(NV_FATBINS)"
 

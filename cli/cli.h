@@ -46,6 +46,20 @@ void cli_module_of(const char *path, char *out, size_t cap);
  * Names are malloc'ed: release with cli_free_names. */
 int cli_list_dir(const char *dir, int want_dirs, char **names, int cap);
 void cli_free_names(char **names, int n);
+/* EXIT_OK if DIR is a directory and DIR/ARCH one (arch may be NULL);
+ * otherwise prints why, naming the archs DIR has, and returns EXIT_CORRUPT
+ * (DIR unreadable) or EXIT_FAIL (no such arch there). */
+int cli_check_arch_dir(const char *cmd, const char *dir, const char *arch);
+/* One order of arch names everywhere (show, archs, verify, the build
+ * summary): gfx targets first, shorter processor names first, then
+ * alphabetical: gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 ... */
+int cli_arch_cmp(const char *a, const char *b);
+
+/* The registry's family or module named `name` ("where" is the family
+ * "ternary": Candle's module name, and its kernels' prefix). Returns the
+ * canonical name, or NULL after printing "unknown family 'x' (families: ...)"
+ * naming `what` ("family"/"module") and the known ones. */
+const char *cli_registry_name(const char *cmd, const char *what, const char *name);
 
 /* "size_t numel, const float * inp, ..." of a registry kernel. */
 void cli_params_str(const crk_kernel_info *ki, char *out, size_t cap);
@@ -56,6 +70,7 @@ int cmd_list(const cli_opts *o);
 int cmd_show(const cli_opts *o);
 int cmd_archs(const cli_opts *o);
 int cmd_verify(const cli_opts *o);
+int cmd_version(const cli_opts *o);
 
 /* Usage texts (help.c). */
 void cli_usage(FILE *f);

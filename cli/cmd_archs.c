@@ -14,6 +14,20 @@ static const char *kind_name(crk_co_image_kind k)
     return "unknown";
 }
 
+/* Image indices in the one arch order (cli_arch_cmp); insertion sort: a
+ * file holds a few dozen images at most. */
+static void arch_order(const crk_codeobj *co, uint32_t *idx)
+{
+    for (uint32_t i = 0; i < co->nimages; i++) {
+        uint32_t j = i;
+        while (j > 0 && cli_arch_cmp(co->images[idx[j - 1]].target, co->images[i].target) > 0) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = i;
+    }
+}
+
 int cmd_archs(const cli_opts *o)
 {
     if (o->npositional != 1) {
@@ -28,12 +42,20 @@ int cmd_archs(const cli_opts *o)
         fprintf(stderr, "crk: %s: %s\n", path, err);
         return EXIT_CORRUPT;
     }
+    uint32_t *idx = malloc((co.nimages ? co.nimages : 1) * sizeof *idx);
+    if (!idx) {
+        fprintf(stderr, "crk: out of memory\n");
+        crk_codeobj_free(&co);
+        free(buf);
+        return EXIT_FAIL;
+    }
+    arch_order(&co, idx);
     if (o->json) {
         printf("{\"file\":");
         cli_json_str(stdout, path);
         printf(",\"format\":\"%s\",\"images\":[", crk_co_format_name(co.format));
         for (uint32_t i = 0; i < co.nimages; i++) {
-            const crk_co_image *im = &co.images[i];
+            const crk_co_image *im = &co.images[idx[i]];
             printf("%s{\"target\":", i ? "," : "");
             cli_json_str(stdout, im->target);
             printf(",\"kind\":\"%s\",\"bundle_id\":", kind_name(im->kind));
@@ -45,7 +67,7 @@ int cmd_archs(const cli_opts *o)
         printf("]}\n");
     } else {
         for (uint32_t i = 0; i < co.nimages; i++) {
-            const crk_co_image *im = &co.images[i];
+            const crk_co_image *im = &co.images[idx[i]];
             printf("%s\t%s", im->target, kind_name(im->kind));
             if (im->code_object_version)
                 printf(" v%d", im->code_object_version);
@@ -54,6 +76,7 @@ int cmd_archs(const cli_opts *o)
             printf("\t%u kernels\n", im->nkernels);
         }
     }
+    free(idx);
     crk_codeobj_free(&co);
     free(buf);
     return EXIT_OK;

@@ -62,7 +62,7 @@ static void print_kernel(const cli_opts *o, const crk_kernel_info *ki, int first
                dts[0] ? dts : "-", params);
         return;
     }
-    printf("%s{\"name\":", first ? "" : ",");
+    printf("%s{\"name\":", first ? "\n" : ",\n");
     cli_json_str(stdout, ki->name);
     printf(",\"family\":");
     cli_json_str(stdout, ki->family);
@@ -97,6 +97,16 @@ int cmd_list(const cli_opts *o)
         fprintf(stderr, "crk list: unknown dtype '%s'\n", o->dtype);
         return EXIT_USAGE;
     }
+    const char *family = NULL, *module = NULL;
+    if (o->family && !(family = cli_registry_name("list", "family", o->family)))
+        return EXIT_USAGE;
+    if (o->module && !(module = cli_registry_name("list", "module", o->module)))
+        return EXIT_USAGE;
+    if (o->arch) {
+        int r = cli_check_arch_dir("list", o->dir, o->arch);
+        if (r != EXIT_OK)
+            return r;
+    }
     const char *glob = o->npositional ? o->positional[0] : NULL;
     module_cache mc;
     memset(&mc, 0, sizeof mc);
@@ -106,8 +116,8 @@ int cmd_list(const cli_opts *o)
         printf("[");
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
-        if (!ki || (o->family && strcmp(ki->family, o->family) != 0) ||
-            (o->module && strcmp(ki->module, o->module) != 0) ||
+        if (!ki || (family && strcmp(ki->family, family) != 0) ||
+            (module && strcmp(ki->module, module) != 0) ||
             (dt >= 0 && !has_dtype(ki, dt)) || (glob && fnmatch(glob, ki->name, 0) != 0))
             continue;
         if (o->arch) {
@@ -123,7 +133,7 @@ int cmd_list(const cli_opts *o)
         shown++;
     }
     if (o->json)
-        printf("]\n");
+        printf("%s]\n", shown ? "\n" : "");
     if (mc.loaded)
         crk_codeobj_free(&mc.co);
     free(mc.buf);

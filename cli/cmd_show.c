@@ -67,6 +67,9 @@ int cmd_show(const cli_opts *o)
         unknown_kernel(name);
         return EXIT_FAIL;
     }
+    int rc = cli_check_arch_dir("show", o->dir, NULL);
+    if (rc != EXIT_OK)
+        return rc;
     if (o->json) {
         printf("{\"name\":");
         cli_json_str(stdout, ki->name);
@@ -97,7 +100,7 @@ int cmd_show(const cli_opts *o)
 
     char *archs[MAX_ARCHS];
     int na = cli_list_dir(o->dir, 1, archs, MAX_ARCHS);
-    int rc = EXIT_OK, shown = 0;
+    int shown = 0;
     for (int a = 0; a < na; a++) {
         char path[4096], err[512];
         snprintf(path, sizeof path, "%s/%s/%s.hsaco", o->dir, archs[a], ki->module);
@@ -126,5 +129,10 @@ int cmd_show(const cli_opts *o)
         printf("]}\n");
     else if (!shown)
         printf("  (none found)\n");
+    if (!shown && rc == EXIT_OK) {
+        fprintf(stderr, "crk show: no code object in %s/ARCH/%s.hsaco holds %s\n", o->dir, ki->module,
+                ki->name);
+        rc = EXIT_FAIL;
+    }
     return rc;
 }

@@ -92,30 +92,42 @@ static void verify_file(verify_state *st, const char *path)
     free(buf);
 }
 
+/* Verifies the .hsaco files directly in dir; 0, or -1 if unreadable. */
+static int verify_files_in(verify_state *st, const char *dir)
+{
+    char *files[MAX_ENTRIES];
+    int nf = cli_list_dir(dir, 0, files, MAX_ENTRIES);
+    if (nf < 0)
+        return -1;
+    for (int f = 0; f < nf; f++) {
+        size_t l = strlen(files[f]);
+        if (l <= 6 || strcmp(files[f] + l - 6, ".hsaco") != 0)
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        verify_file(st, path);
+    }
+    cli_free_names(files, nf);
+    return 0;
+}
+
+/* The .hsaco files in DIR (an arch directory, or the bundles), then those in
+ * each DIR/ARCH. */
 static void verify_dir(verify_state *st, const char *dir)
 {
     char *archs[MAX_ENTRIES];
     int na = cli_list_dir(dir, 1, archs, MAX_ENTRIES);
-    if (na < 0) {
+    if (na < 0 || verify_files_in(st, dir) < 0) {
         fprintf(stderr, "crk: %s: cannot read directory\n", dir);
         st->corrupt++;
+        if (na > 0)
+            cli_free_names(archs, na);
         return;
     }
     for (int a = 0; a < na; a++) {
         char sub[4096];
         snprintf(sub, sizeof sub, "%s/%s", dir, archs[a]);
-        char *files[MAX_ENTRIES];
-        int nf = cli_list_dir(sub, 0, files, MAX_ENTRIES);
-        for (int f = 0; f < nf; f++) {
-            size_t l = strlen(files[f]);
-            if (l <= 6 || strcmp(files[f] + l - 6, ".hsaco") != 0)
-                continue;
-            char path[8192];
-            snprintf(path, sizeof path, "%s/%s", sub, files[f]);
-            verify_file(st, path);
-        }
-        if (nf > 0)
-            cli_free_names(files, nf);
+        verify_files_in(st, sub);
     }
     cli_free_names(archs, na);
 }
@@ -142,7 +154,7 @@ int cmd_verify(const cli_opts *o)
     else if (ok)
         printf("ok: %d file%s verified\n", st.files, st.files == 1 ? "" : "s");
     else if (st.files == 0)
-        fprintf(stderr, "crk: %s: no .hsaco files found\n", path);
+        fprintf(stderr, "crk: %s: no .hsaco files found in it or in its subdirectories\n", path);
     else if (st.failed)
         fprintf(stderr, "crk: verify failed: %d of %d file%s with problems\n", st.failed,
                 st.files, st.files == 1 ? "" : "s");

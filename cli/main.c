@@ -12,7 +12,22 @@ static const struct {
     {"show", "dir", cmd_show},
     {"archs", "", cmd_archs},
     {"verify", "", cmd_verify},
+    {"version", "", cmd_version},
 };
+
+int cmd_version(const cli_opts *o)
+{
+    if (o && o->npositional) {
+        fprintf(stderr, "crk version: takes no arguments\n");
+        return EXIT_USAGE;
+    }
+    if (o && o->json)
+        printf("{\"version\":\"%d.%d\",\"kernels\":%zu}\n", CRK_VERSION_MAJOR, CRK_VERSION_MINOR,
+               crk_kernel_count());
+    else
+        printf("crk %d.%d (%zu kernels)\n", CRK_VERSION_MAJOR, CRK_VERSION_MINOR, crk_kernel_count());
+    return EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -32,10 +47,8 @@ int main(int argc, char **argv)
             cli_usage(stdout);
         return EXIT_OK;
     }
-    if (strcmp(cmd, "--version") == 0) {
-        printf("crk %d.%d\n", CRK_VERSION_MAJOR, CRK_VERSION_MINOR);
-        return EXIT_OK;
-    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0)
+        return cmd_version(NULL);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(cmd, commands[i].name) != 0)
             continue;

@@ -47,9 +47,53 @@ void cli_module_of(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)len, base);
 }
 
+int cli_arch_cmp(const char *a, const char *b)
+{
+    const int ga = strncmp(a, "gfx", 3) == 0, gb = strncmp(b, "gfx", 3) == 0;
+    if (ga != gb)
+        return gb - ga;
+    const size_t la = strcspn(a, ":"), lb = strcspn(b, ":");
+    if (ga && la != lb)
+        return la < lb ? -1 : 1;
+    return strcmp(a, b);
+}
+
 static int cmp_names(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_archs(const void *a, const void *b)
+{
+    return cli_arch_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Family/module name of registry kernel i. */
+static const char *field(size_t i, int module)
+{
+    const crk_kernel_info *ki = crk_kernel_at(i);
+    return ki ? (module ? ki->module : ki->family) : NULL;
+}
+
+const char *cli_registry_name(const char *cmd, const char *what, const char *name)
+{
+    const int module = strcmp(what, "module") == 0;
+    if (!module && strcmp(name, "where") == 0)
+        name = "ternary";
+    for (size_t i = 0; i < crk_kernel_count(); i++)
+        if (field(i, module) && strcmp(field(i, module), name) == 0)
+            return field(i, module);
+    fprintf(stderr, "crk %s: unknown %s '%s' (%s:", cmd, what, name, module ? "modules" : "families");
+    for (size_t i = 0; i < crk_kernel_count(); i++) {
+        const char *f = field(i, module);
+        size_t j = 0;
+        while (j < i && strcmp(field(j, module), f) != 0)
+            j++;
+        if (j == i)
+            fprintf(stderr, " %s%s", f, !module && strcmp(f, "ternary") == 0 ? " (or where)" : "");
+    }
+    fprintf(stderr, ")\n");
+    return NULL;
 }
 
 int cli_list_dir(const char *dir, int want_dirs, char **names, int cap)
@@ -74,8 +118,33 @@ int cli_list_dir(const char *dir, int want_dirs, char **names, int cap)
             names[n++] = s;
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    qsort(names, (size_t)n, sizeof *names, want_dirs ? cmp_archs : cmp_names);
     return n;
+}
+
+int cli_check_arch_dir(const char *cmd, const char *dir, const char *arch)
+{
+    char path[4096];
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "crk %s: cannot read directory '%s' (--dir: code objects as DIR/ARCH/MODULE.hsaco; "
+                "run make to build hsaco/)\n", cmd, dir);
+        return EXIT_CORRUPT;
+    }
+    if (!arch)
+        return EXIT_OK;
+    snprintf(path, sizeof path, "%s/%s", dir, arch);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return EXIT_OK;
+    char *names[256];
+    int n = cli_list_dir(dir, 1, names, 256);
+    fprintf(stderr, "crk %s: no code objects for arch '%s' in %s (archs there:", cmd, arch, dir);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, " %s", names[i]);
+    fprintf(stderr, "%s; build it with make ARCHS=%s)\n", n > 0 ? "" : " none", arch);
+    if (n > 0)
+        cli_free_names(names, n);
+    return EXIT_FAIL;
 }
 
 void cli_free_names(char **names, int n)

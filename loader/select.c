@@ -87,6 +87,10 @@ crk_status crk_select_target(crk_ctx *ctx) {
     const char *src = ctx->opt.source == CRK_SOURCE_EMBEDDED ? "embedded in libcrk" : ctx->path;
     if (pick >= 0) {
         snprintf(ctx->code_object_target, sizeof ctx->code_object_target, "%s", names[pick]);
+    } else if (ctx->opt.source == CRK_SOURCE_EMBEDDED && crk_embedded_count == 0) {
+        st = crk_fail(CRK_E_NO_CODE_OBJECT, "this libcrk has no embedded code objects (the small build, "
+                      "EMBED=none): open with source CRK_SOURCE_DIR or CRK_SOURCE_BUNDLE and the path of "
+                      "an hsaco/ directory");
     } else if (is_nvidia(ctx)) {
         st = crk_fail(CRK_E_NO_CODE_OBJECT, "no NVIDIA build of the kernels (%s) for %s; build it with nvcc "
                       "(make, hsaco/nvidia/) and open with source DIR or BUNDLE", src, ctx->device_target);

@@ -24,19 +24,43 @@ build/obj/gen/embedded.o: build/gen/embedded.S $(EMBED_FILES)
 	@echo "  AS    embedded code objects ($(EMBED))"
 	$(Q)$(CC) -c $< -o $@
 
-build/libcrk.a: $(LIB_OBJS)
-	@echo "  AR    $@"
-	$(Q)rm -f $@ && ar rcs $@ $^
-build/libcrk.so: $(LIB_OBJS) loader/libcrk.map
-	@echo "  LD    $@"
-	$(Q)$(CC) -shared -Wl,--version-script=loader/libcrk.map -Wl,-soname,libcrk.so.0 $(LIB_OBJS) $(LIB_LIBS) -o $@
+# The shared library is a versioned file with the usual links:
+#   libcrk.so -> libcrk.so.0 (soname) -> libcrk.so.0.1 (the file).
+# build/small/ holds the same library without embedded code objects (a few
+# hundred KiB instead of ~60 MiB): open it with CRK_SOURCE_DIR/BUNDLE.
+crk_version = $(shell sed -nE 's/^\#define CRK_VERSION_$(1) ([0-9]+)/\1/p' include/crk.h)
+SOMAJOR := $(call crk_version,MAJOR)
+SOVERSION := $(SOMAJOR).$(call crk_version,MINOR)
+LIB_OBJS_SMALL := $(filter-out build/obj/gen/embedded.o,$(LIB_OBJS)) build/obj/gen/embedded-none.o
+build/gen/embedded-none.S: scripts/embed.sh
+	$(Q)scripts/embed.sh $@ hsaco "" "" none
+build/obj/gen/embedded-none.o: build/gen/embedded-none.S
+	@mkdir -p $(@D)
+	$(Q)$(CC) -c $< -o $@
+
+# lib_rules DIR OBJS: DIR/libcrk.a, DIR/libcrk.so.$(SOVERSION) and its links.
+define lib_rules
+$(1)/libcrk.a: $(2)
+	@mkdir -p $$(@D)
+	@echo "  AR    $$@"
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+$(1)/libcrk.so.$(SOVERSION): $(2) loader/libcrk.map
+	@mkdir -p $$(@D)
+	@echo "  LD    $$@"
+	$$(Q)$$(CC) -shared -Wl,--version-script=loader/libcrk.map -Wl,-soname,libcrk.so.$(SOMAJOR) $(2) $$(LIB_LIBS) -o $$@
+$(1)/libcrk.so.$(SOMAJOR) $(1)/libcrk.so &: $(1)/libcrk.so.$(SOVERSION)
+	$$(Q)ln -sf libcrk.so.$(SOVERSION) $(1)/libcrk.so.$(SOMAJOR) && ln -sf libcrk.so.$(SOMAJOR) $(1)/libcrk.so
+LIB_FILES += $(1)/libcrk.a $(1)/libcrk.so.$(SOVERSION) $(1)/libcrk.so.$(SOMAJOR) $(1)/libcrk.so
+endef
+$(eval $(call lib_rules,build,$(LIB_OBJS)))
+$(eval $(call lib_rules,build/small,$(LIB_OBJS_SMALL)))
 
 CLI_SRCS := $(wildcard cli/*.c)
 build/crk: $(CLI_SRCS) $(wildcard cli/*.h) build/libcrk.a
 	@echo "  CC    $@"
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Icli $(CLI_SRCS) build/libcrk.a $(LIB_LIBS) -o $@
 
-lib: build/libcrk.a build/libcrk.so
+lib: $(LIB_FILES)
 cli: build/crk
 FORCE:
 .PHONY: lib cli FORCE

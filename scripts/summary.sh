@@ -2,6 +2,9 @@
 # summary.sh START_EPOCH "ARCHS" "MODULES" "NV_FATBINS" — the end-of-build summary.
 set -euo pipefail
 start=$1 archs=$2 modules=$3 nv=$4
+# Archs in one order everywhere (crk show/archs/verify too): shorter names
+# first, then alphabetical: gfx908 gfx90a gfx942 ... gfx1030 gfx1100 ...
+archs=$(for a in $archs; do echo "${#a} $a"; done | sort -k1,1n -k2,2 | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//')
 kernels=$(($(wc -l < build/gen/kernels.tsv) - 1))
 echo
 echo "crk build summary"
@@ -12,8 +15,13 @@ for a in $archs; do
     "$(for m in $modules; do printf '%s %s  ' $m $(stat -c %s hsaco/$a/$m.hsaco); done)"
 done
 printf '  bundles:   %s KiB (hsaco/<module>.hsaco)\n' "$(du -ck $(for m in $modules; do echo hsaco/$m.hsaco; done) | tail -1 | cut -f1)"
-if [ -n "$nv" ]; then printf '  nvidia:    %s KiB (%s)\n' "$(du -ck $nv | tail -1 | cut -f1)" "$nv"; else echo "  nvidia:    skipped (no nvcc)"; fi
-echo "  library:   build/libcrk.a, build/libcrk.so ($(du -k build/libcrk.so | cut -f1) KiB); CLI: build/crk"
+if [ -n "$nv" ]; then printf '  nvidia:    %s KiB (%s)\n' "$(du -ck $nv | tail -1 | cut -f1)" "$nv"
+else echo "  nvidia:    skipped: nvcc not found (CUDA 12/13; NVCC=/path/to/nvcc make builds hsaco/nvidia/)"; fi
+so=$(realpath build/libcrk.so) small=$(realpath build/small/libcrk.so)
+echo "  library:   build/libcrk.a, build/${so##*/} ($(du -k "$so" | cut -f1) KiB, every code object embedded);"
+echo "             build/small/ (${small##*/}: $(du -k "$small" | cut -f1) KiB, none embedded: open with CRK_SOURCE_DIR/BUNDLE)"
+echo "  CLI:       build/crk"
 echo "  manifest:  hsaco/manifest.json"
-echo "  toolchain: $(tr '\n' ';' < .toolchain/versions.txt)"
-echo "  time:      $(( $(date +%s) - start )) s (this make invocation)"
+echo "  toolchain: $(tr '\n' ';' < .toolchain/versions.txt | sed 's/;$//; s/;/; /g')"
+now=$(date +%s) first=$(cat build/.first-make 2>/dev/null || echo "$start")
+echo "  time:      $((now - start)) s this make; $((now - first)) s since the first make of this tree ($(date -d "@$first" '+%F %T'))"

@@ -214,7 +214,7 @@ int main(int argc, char **argv) {
     crk_status st = crk_open(&S.ctx, &opt);
     if (st != CRK_OK) {
         const int nogpu = st == CRK_E_NO_DEVICE;
-        printf("%s: %s\n", nogpu ? "skipped: no GPU" : "error", crk_last_error());
+        printf("%s%s\n", nogpu ? "skipped: " : "error: ", crk_last_error()); /* it starts "no GPU: " */
         for (size_t k = 0; k < crk_kernel_count(); k++) {
             const crk_kernel_info *ki = crk_kernel_at(k);
             if (filter && fnmatch(filter, ki->name, 0)) continue;

@@ -7,7 +7,8 @@
  * (-ffp-contract=off keeps the C compiler from fusing the reference's own
  * f32/f64 mul+add sequences; -std=c11 already implies it for GCC.)
  *
- * Last line printed: "N passed, M failed"; exit status 0 iff M == 0.
+ * Last line printed: "N passed, M failed (C comparisons, F failed)", counting
+ * tests; exit status 0 iff M == 0.
  */
 #include "ref.h"
 
@@ -857,19 +858,30 @@ static void test_where_ulp(void)
     CHECK(ref_ulp_diff(CRK_U8, &b1, &b2) == 247, "u8 diff");
 }
 
+/* Each test_* is one test; its CHECKs are comparisons, counted apart so that
+ * the closing line counts tests (the unit `make check` adds up). */
+static int run(const char *name, void (*fn)(void))
+{
+    const long p0 = n_pass, f0 = n_fail;
+    fn();
+    printf("ref: %-22s %8ld comparisons  %s\n", name, n_pass + n_fail - p0 - f0,
+           n_fail == f0 ? "ok" : "FAILED");
+    return n_fail == f0;
+}
+
 int main(void)
 {
+    static const struct { const char *name; void (*fn)(void); } tests[] = {
+        {"dtype_info", test_dtype_info},   {"f32_to_u8", test_f32_to_u8},
+        {"f32_to_f8", test_f32_to_f8},     {"misc_conversions", test_misc_conversions},
+        {"all_pairs", test_all_pairs},     {"exhaustive", test_exhaustive},
+        {"bruteforce", test_bruteforce},   {"unary", test_unary},
+        {"affine", test_affine},           {"where_ulp", test_where_ulp},
+    };
     build_tables();
-    test_dtype_info();
-    test_f32_to_u8();
-    test_f32_to_f8();
-    test_misc_conversions();
-    test_all_pairs();
-    test_exhaustive();
-    test_bruteforce();
-    test_unary();
-    test_affine();
-    test_where_ulp();
-    printf("%ld passed, %ld failed\n", n_pass, n_fail);
-    return n_fail == 0 ? 0 : 1;
+    int passed = 0, failed = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
+        run(tests[i].name, tests[i].fn) ? passed++ : failed++;
+    printf("%d passed, %d failed (%ld comparisons, %ld failed)\n", passed, failed, n_pass + n_fail, n_fail);
+    return failed == 0 ? 0 : 1;
 }

@@ -35,6 +35,19 @@ expect() {
 }
 
 [ -x "$CRK" ] || { echo "test_cli: $CRK not built"; exit 1; }
+# check DESCRIPTION CONDITION...: one more case, failed when CONDITION is false.
+check() {
+    desc=$1; shift
+    n=$((n + 1))
+    "$@" || { echo "FAIL: $desc"; fails=$((fails + 1)); }
+}
+# The one arch order (shorter processor names first, then alphabetical), as
+# scripts/summary.sh sorts: 0 if the gfx names on stdin are in it.
+in_arch_order() {
+    grep -oE 'gfx[0-9a-z]+' > "$T/archs"
+    for a in $(cat "$T/archs"); do echo "${#a} $a"; done | sort -k1,1n -k2,2 | cut -d' ' -f2 > "$T/sorted"
+    [ -s "$T/archs" ] && cmp -s "$T/archs" "$T/sorted"
+}
 
 expect 0 "help" -- "$CRK" --help
 expect 0 "help list" -- "$CRK" list --help
@@ -48,7 +61,29 @@ expect 2 "unknown dtype" -- "$CRK" list --dtype f99
 expect 0 "list" -- "$CRK" list
 expect 0 "list --json" -- "$CRK" list --json
 grep -q '^\[' "$T/out" || { echo "FAIL: list --json is not an array"; fails=$((fails + 1)); }
+check "list --json: one kernel object per line" \
+    test "$(grep -c '^{"name":' "$T/out")" -eq "$("$CRK" list | wc -l)"
 expect 1 "list: no match" -- "$CRK" list 'no_such_kernel_*'
+expect 0 "version" -- "$CRK" version
+check "version prints crk N.N" grep -qE '^crk [0-9]+\.[0-9]+' "$T/out"
+expect 0 "--version" -- "$CRK" --version
+expect 2 "version with an argument" -- "$CRK" version extra
+# The where_* kernels' family is 'ternary' (Candle's module); 'where' means the same.
+expect 0 "list --family where" -- "$CRK" list --family where
+check "--family where lists where_u8_f32" grep -q '^where_u8_f32 ' "$T/out"
+"$CRK" list --family ternary > "$T/ternary" 2>&1
+check "--family where = --family ternary" cmp -s "$T/out" "$T/ternary"
+expect 2 "unknown family" -- "$CRK" list --family bogus
+check "unknown family is named, with the known ones" grep -q "unknown family 'bogus' (families: .*cast" "$T/err"
+expect 2 "unknown module" -- "$CRK" list --module nomod
+check "unknown module is named" grep -q "unknown module 'nomod'" "$T/err"
+mkdir -p "$T/archdir/gfx942"
+expect 1 "unknown arch" -- "$CRK" list --arch gfx9999 --dir "$T/archdir"
+check "unknown arch is named, with the archs there" grep -q "arch 'gfx9999' in .*gfx942" "$T/err"
+expect 3 "list --arch, no such dir" -- "$CRK" list --arch gfx942 --dir "$T/nonexistent"
+expect 3 "show --dir nonexistent" -- "$CRK" show uexp_f32 --dir "$T/nonexistent"
+check "show names the unreadable dir" grep -q "cannot read directory '$T/nonexistent'" "$T/err"
+expect 1 "show, no code object holds it" -- "$CRK" show uexp_f32 --dir "$T/archdir"
 expect 1 "show unknown" -- "$CRK" show no_such_kernel_xyz
 grep -q nearest "$T/err" || { echo "FAIL: show unknown names no suggestions"; fails=$((fails + 1)); }
 expect 3 "archs missing file" -- "$CRK" archs "$T/does-not-exist"
@@ -83,6 +118,8 @@ if [ -f "$HSACO" ]; then
         grep -q 'vgpr=' "$T/out" || { echo "FAIL: show printed no resources"; fails=$((fails + 1)); }
         expect 0 "list --arch" -- "$CRK" list --arch gfx942 --dir "$T/dir" "$first"
     fi
+    expect 0 "verify an arch directory" -- "$CRK" verify "$T/dir/gfx942"
+    check "verify an arch directory finds its file" grep -q '^ok: 1 file' "$T/out"
     cp "$HSACO" "$T/not_a_module.hsaco"
     expect 1 "verify unknown module" -- "$CRK" verify "$T/not_a_module.hsaco"
     for cut in 1 16 63 64 65 200 1000 $((size / 2)) $((size - 1)); do
@@ -97,6 +134,17 @@ if [ -f "$HSACO" ]; then
     expect 3 "verify dir with a corrupt file" -- "$CRK" verify "$T/dir"
 else
     echo "test_cli: $HSACO missing, valid-file cases skipped"
+fi
+
+# The one arch order, on the build's own tree when there is one.
+if [ -f "$ROOT/hsaco/unary.hsaco" ] && [ -d "$ROOT/hsaco/gfx908" ]; then
+    expect 0 "show in the build tree" -- "$CRK" show uexp_f32 --dir "$ROOT/hsaco"
+    check "show lists archs in the one order" in_arch_order < "$T/out"
+    expect 0 "archs of a bundle" -- "$CRK" archs "$ROOT/hsaco/unary.hsaco"
+    check "archs lists targets in the one order" in_arch_order < "$T/out"
+    expect 0 "verify the bundles and every arch" -- "$CRK" verify "$ROOT/hsaco"
+else
+    echo "test_cli: no built hsaco/ tree, arch-order cases skipped"
 fi
 
 echo "test_cli: $((n - fails))/$n passed"
