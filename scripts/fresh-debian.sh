@@ -66,7 +66,12 @@ in_root() {
 
 step "debootstrap --variant=minbase bookworm ($mirror)" \
   debootstrap --variant=minbase bookworm "$root" "$mirror"
+# The network's settings, as any machine on this network has them: name
+# servers, and apt's proxy and date-check options (a frozen snapshot mirror
+# has an expired unstable Release file, accepted only where apt is told so).
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+apt-config dump 2>/dev/null | grep -E '^Acquire::(https?::Proxy|Check-Valid-Until|Check-Date) ' \
+  > "$root/etc/apt/apt.conf.d/99host-network" || true
 mount -t proc proc "$root/proc"
 mount -t sysfs sys "$root/sys"
 mount --bind /dev "$root/dev"

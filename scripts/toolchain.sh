@@ -128,9 +128,13 @@ if [ $need_fetch = 1 ]; then
   apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
             -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
             -o "Dir::State::status=$apt_dir/status" -o APT::Architecture=amd64)
+  # The private lists may sit where apt's sandbox user cannot write (/root).
+  [ "$(id -u)" = 0 ] && apt_opts+=(-o APT::Sandbox::User=root)
   log=$apt_dir/apt.log
   apt-get "${apt_opts[@]}" update -q > "$log" 2>&1 && ! grep -qE '^(E|Err):' "$log" \
-    || { apt_why "$log"; die "cannot read Debian unstable package lists from $mirror (apt's lines above; another mirror: CRK_DEBIAN_MIRROR=URL make)"; }
+    || { apt_why "$log"
+         grep -q 'is expired' "$log" && say "hint: unstable's Release file is dated; check the clock (date), or use a current mirror (CRK_DEBIAN_MIRROR=URL make); a deliberately frozen snapshot mirror needs Acquire::Check-Valid-Until \"false\" in /etc/apt/apt.conf.d/"
+         die "cannot read Debian unstable package lists from $mirror (apt's lines above; another mirror: CRK_DEBIAN_MIRROR=URL make)"; }
   : > "$tools/versions.new"
   for p in "${unstable_pkgs[@]}"; do
     (cd "$apt_dir/debs" && apt-get "${apt_opts[@]}" download "$p" > "$log" 2>&1) \
