@@ -59,8 +59,11 @@ $(TOOLSTAMP): FORCE
 	$(Q)scripts/toolchain.sh
 
 KERNEL_HDRS := $(wildcard kernels/*.h)
-# Headers every module includes; each module also has its own kernels/<module>.h.
-KERNEL_COMMON := kernels/crk_port.h kernels/numeric.h kernels/elementwise.h
+# Header dependencies are clang's own (build/dep/ARCH/MODULE.d, written while
+# compiling: the HIP driver ignores -MMD in device-only mode, so they go to
+# cc1 directly). Until a code object has its .d file, it depends on every header.
+hdr_deps = $(if $(wildcard build/dep/$(1)/$(2).d),,$(KERNEL_HDRS))
+-include $(wildcard build/dep/*/*.d)
 wave = $(if $(filter gfx9%,$(1)),64,32)
 HIPFLAGS = -x hip --cuda-device-only --no-gpu-bundle-output -O3 -std=c++17 -Wall -Werror \
   -Ikernels -isystem $(HIPROOT)/usr/include --hip-path=$(HIPROOT)/usr \
@@ -77,11 +80,13 @@ HIPFLAGS_SIG := $(CLANG) $(HIPFLAGS) $(HIPFLAGS_unary)
 $(shell mkdir -p build; echo '$(HIPFLAGS_SIG)' | cmp -s - build/hipflags || echo '$(HIPFLAGS_SIG)' > build/hipflags)
 
 define ARCH_RULES
-hsaco/$(1)/%.hsaco: build/gen/%.hip kernels/%.h $(KERNEL_COMMON) $(TOOLSTAMP) build/hipflags
-	@mkdir -p $$(@D)
+hsaco/$(1)/%.hsaco: build/gen/%.hip $$$$(call hdr_deps,$(1),$$$$*) $(TOOLSTAMP) build/hipflags
+	@mkdir -p $$(@D) build/dep/$(1)
 	@echo "  HIP   $(1)/$$*  (wave$(call wave,$(1)))"
-	$(Q)$(CLANG) $(HIPFLAGS) --offload-arch=$(1) -D__AMDGCN_WAVEFRONT_SIZE=$(call wave,$(1)) $$(HIPFLAGS_$$*) -c $$< -o $$@
+	$(Q)$(CLANG) $(HIPFLAGS) --offload-arch=$(1) -D__AMDGCN_WAVEFRONT_SIZE=$(call wave,$(1)) $$(HIPFLAGS_$$*) \
+	  -Xclang -dependency-file -Xclang build/dep/$(1)/$$*.d -Xclang -MT -Xclang $$@ -Xclang -MP -c $$< -o $$@
 endef
+.SECONDEXPANSION:
 $(foreach a,$(ARCHS),$(eval $(call ARCH_RULES,$(a))))
 
 empty :=
@@ -99,7 +104,7 @@ $(BUNDLES): hsaco/%.hsaco: $(foreach a,$(ARCHS),hsaco/$(a)/%.hsaco)
 # ------------------------------------------------------------- NVIDIA build
 ifneq ($(NVCC),)
 NV_FATBINS := $(MODULES:%=hsaco/nvidia/%.fatbin)
-hsaco/nvidia/%.fatbin: build/gen/%.hip kernels/%.h $(KERNEL_COMMON)
+hsaco/nvidia/%.fatbin: build/gen/%.hip $(KERNEL_HDRS)
 	@mkdir -p $(@D)
 	@echo "  NVCC  $@  (sm_$(subst $(eval) ,/sm_,$(NV_ARCHS)))"
 	$(Q)$(NVCC) -x cu -std=c++17 -O3 -Ikernels -fatbin \

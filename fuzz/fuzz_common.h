@@ -11,12 +11,13 @@
 static void fuzz_touch(const crk_codeobj *co, const uint8_t *buf, size_t len)
 {
     static const crk_param params[3] = {
-        {"numel", "size_t", CRK_ARG_SIZE, 8, -1},
-        {"inp", "const float *", CRK_ARG_PTR, 8, CRK_F32},
-        {"x", "__half", CRK_ARG_SCALAR, 2, CRK_F16},
+        {"numel", "size_t", CRK_ARG_SIZE, 8, -1, CRK_ROLE_NUMEL, 0},
+        {"inp", "const float *", CRK_ARG_PTR, 8, CRK_F32, CRK_ROLE_INPUT, 0},
+        {"x", "__half", CRK_ARG_SCALAR, 2, CRK_F16, CRK_ROLE_SCALAR, 0},
     };
     const crk_kernel_info ki = {.name = "k", .family = "unary", .op = "copy", .module = "m", .nparams = 3,
-                                .info_arrays = 2, .dtypes = {CRK_F32, -1, -1}, .upstream = 1, .params = params};
+                                .info_arrays = 2, .dtypes = {CRK_F32, -1, -1}, .upstream = 1, .params = params,
+                                .family_id = CRK_FAMILY_UNARY, .info_param = -1};
     char why[256];
     volatile size_t sink = 0;
     for (uint32_t i = 0; i < co->nimages; i++) {

@@ -9,5 +9,4 @@ int emit_registry(const gen_kernel *ks, size_t n, const char *path);
 /* manifest.json of the artifacts under hsaco_dir for the given archs. */
 int emit_manifest(const gen_kernel *ks, size_t n, const char *hsaco_dir, const char *const *archs,
                   size_t narchs, const char *versions_file, int cov, const char *path);
-int module_id(const char *module);
 #endif

@@ -39,12 +39,12 @@ int emit_manifest(const gen_kernel *ks, size_t n, const char *dir, const char *c
     fprintf(f, "  \"archs\": [");
     for (size_t a = 0; a < narchs; a++) fprintf(f, "%s\"%s\"", a ? ", " : "", archs[a]);
     fprintf(f, "],\n  \"modules\": [");
-    for (int fam = 0; fam < FAM_COUNT; fam++) {
-        const char *mod = GEN_FAMILIES[fam].module;
+    for (int m = 0, nm = 0; m < MOD_COUNT; m++) {
+        if (!gen_module_used((gen_module_id)m)) continue;
+        const char *mod = GEN_MODULES[m];
         char rel[256];
         int first = 1;
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"candle_id\": %d, \"files\": {", fam ? "," : "", mod,
-                module_id(mod));
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"candle_id\": %d, \"files\": {", nm++ ? "," : "", mod, m);
         for (size_t a = 0; a < narchs; a++) {
             snprintf(rel, sizeof rel, "%s/%s.hsaco", archs[a], mod);
             file_entry(f, dir, rel, archs[a], &first);
@@ -60,7 +60,7 @@ int emit_manifest(const gen_kernel *ks, size_t n, const char *dir, const char *c
         const gen_kernel *k = &ks[i];
         char t[64];
         fprintf(f, "%s\n    {\"name\": \"%s\", \"family\": \"%s\", \"module\": \"%s\", \"dtypes\": [\"%s\"", i ? "," : "",
-                k->name, GEN_FAMILIES[k->fam].name, GEN_FAMILIES[k->fam].module, GEN_DTYPES[k->dt[0]].name);
+                k->name, GEN_FAMILIES[k->fam].name, gen_family_module(k->fam), GEN_DTYPES[k->dt[0]].name);
         if (k->dt[1] >= 0) fprintf(f, ", \"%s\"", GEN_DTYPES[k->dt[1]].name);
         fprintf(f, "], \"upstream\": %s, \"alias_of\": ", k->upstream ? "true" : "false");
         if (k->alias >= 0) fprintf(f, "\"%s\"", ks[k->alias].name);

@@ -7,12 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int module_id(const char *module) {
-    for (size_t i = 0; i < GEN_N_MODULES; i++)
-        if (strcmp(GEN_MODULES[i], module) == 0) return (int)i;
-    return -1;
-}
-
 /* Text of a kernel's parameter list, the key for sharing param arrays. */
 static void sig_key(const gen_kernel *k, char *buf, size_t n) {
     char t[64];
@@ -43,9 +37,11 @@ int emit_registry(const gen_kernel *ks, size_t n, const char *path) {
         memcpy(keys[nkeys++], key, sizeof key);
         fprintf(f, "static const crk_param P%zu[] = {\n", j);
         char t[64];
-        for (const gen_param *p = ks[i].sig; p->name; p++)
-            fprintf(f, "    {\"%s\", \"%s\", %d, %d, %d},\n", p->name, gen_param_ctype(&ks[i], p, t, sizeof t),
-                    gen_param_kind(p), gen_param_size(&ks[i], p), gen_param_dtype(&ks[i], p));
+        for (const gen_param *p = ks[i].sig; p->name; p++) {
+            int index, role = gen_param_role(&ks[i], p, &index);
+            fprintf(f, "    {\"%s\", \"%s\", %d, %d, %d, %d, %d},\n", p->name, gen_param_ctype(&ks[i], p, t, sizeof t),
+                    gen_param_kind(p), gen_param_size(&ks[i], p), gen_param_dtype(&ks[i], p), role, index);
+        }
         fprintf(f, "};\n");
     }
 
@@ -55,9 +51,13 @@ int emit_registry(const gen_kernel *ks, size_t n, const char *path) {
         const gen_family *F = &GEN_FAMILIES[k->fam];
         char alias[80] = "NULL";
         if (k->alias >= 0) snprintf(alias, sizeof alias, "\"%s\"", ks[k->alias].name);
-        fprintf(f, "    {\"%s\", \"%s\", \"%s\", \"%s\", %d, %zu, %d, {%d, %d, -1}, %d, %s, P%zu},\n", k->name,
-                F->name, k->op ? k->op->op : F->root, F->module, module_id(F->module), gen_sig_len(k->sig), F->info_arrays, k->dt[0],
-                k->dt[1], k->upstream, alias, sig_of[i]);
+        int info = -1;
+        for (const gen_param *p = k->sig; p->name; p++)
+            if (p->role == R_INFO) info = (int)(p - k->sig);
+        fprintf(f, "    {\"%s\", \"%s\", \"%s\", \"%s\", %d, %zu, %d, {%d, %d, -1}, %d, %s, P%zu, %d, %d},\n",
+                k->name, F->name, k->op ? k->op->op : F->root, GEN_MODULES[F->module], (int)F->module,
+                gen_sig_len(k->sig), F->info_arrays, k->dt[0], k->dt[1], k->upstream, alias, sig_of[i], (int)k->fam,
+                info);
     }
     fprintf(f, "};\nconst size_t crk_registry_count = %zu;\n\n", n);
 

@@ -88,7 +88,7 @@ const char *gen_param_ctype(const gen_kernel *k, const gen_param *p, char *buf, 
     const int dt = gen_param_dtype(k, p);
     const char *t = dt >= 0 ? GEN_DTYPES[dt].c_type : "size_t";
     switch (p->role) {
-    case R_SIZE: snprintf(buf, n, "const size_t"); break;
+    case R_NUMEL: case R_NUM_DIMS: snprintf(buf, n, "const size_t"); break;
     case R_INFO: snprintf(buf, n, "const size_t *"); break;
     case R_CPTR_A: case R_CPTR_B: snprintf(buf, n, "const %s *", t); break;
     case R_PTR_A: case R_PTR_B: snprintf(buf, n, "%s *", t); break;
@@ -99,7 +99,7 @@ const char *gen_param_ctype(const gen_kernel *k, const gen_param *p, char *buf, 
 
 int gen_param_kind(const gen_param *p) {
     switch (p->role) {
-    case R_SIZE: return CRK_ARG_SIZE;
+    case R_NUMEL: case R_NUM_DIMS: return CRK_ARG_SIZE;
     case R_SCALAR_A: return CRK_ARG_SCALAR;
     default: return CRK_ARG_PTR;
     }
@@ -113,4 +113,24 @@ size_t gen_sig_len(const gen_param *sig) {
     size_t n = 0;
     while (sig[n].name) n++;
     return n;
+}
+
+/* The role libcrk's launchers read, and its index among the kernel's
+ * inputs or scalars (counted in parameter order). */
+int gen_param_role(const gen_kernel *k, const gen_param *p, int *index) {
+    int in = 0, sc = 0;
+    for (const gen_param *q = k->sig; q != p; q++) {
+        in += q->role == R_CPTR_A || q->role == R_CPTR_B;
+        sc += q->role == R_SCALAR_A;
+    }
+    switch (p->role) {
+    case R_NUMEL: *index = 0; return CRK_ROLE_NUMEL;
+    case R_NUM_DIMS: *index = 0; return CRK_ROLE_NUM_DIMS;
+    case R_INFO: *index = 0; return CRK_ROLE_INFO;
+    case R_CPTR_A: case R_CPTR_B: *index = in; return CRK_ROLE_INPUT;
+    case R_PTR_A: case R_PTR_B: *index = 0; return CRK_ROLE_OUTPUT;
+    case R_SCALAR_A: *index = sc; return CRK_ROLE_SCALAR;
+    }
+    *index = 0;
+    return -1;
 }

@@ -21,5 +21,6 @@ const char *gen_param_ctype(const gen_kernel *k, const gen_param *p, char *buf, 
 int gen_param_size(const gen_kernel *k, const gen_param *p);
 int gen_param_dtype(const gen_kernel *k, const gen_param *p);
 int gen_param_kind(const gen_param *p); /* crk_arg_kind */
+int gen_param_role(const gen_kernel *k, const gen_param *p, int *index); /* crk_param_role */
 size_t gen_sig_len(const gen_param *sig);
 #endif

@@ -24,7 +24,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[1], "registry") && argc == 3) rc = emit_registry(ks, n, argv[2]);
     else if (!strcmp(argv[1], "list") && argc == 3) rc = emit_list(ks, n, argv[2]);
     else if (!strcmp(argv[1], "modules") && argc == 2) {
-        for (int f = 0; f < FAM_COUNT; f++) printf("%s\n", GEN_FAMILIES[f].module);
+        for (int m = 0; m < MOD_COUNT; m++)
+            if (gen_module_used((gen_module_id)m)) printf("%s\n", GEN_MODULES[m]);
         rc = 0;
     } else if (!strcmp(argv[1], "manifest") && argc >= 6)
         rc = emit_manifest(ks, n, argv[2], (const char *const *)argv + 6, (size_t)(argc - 6), argv[3],

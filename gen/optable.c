@@ -15,19 +15,30 @@ const gen_dtype GEN_DTYPES[CRK_DTYPE_COUNT] = {
     [CRK_F8E4M3] = {"f8e4m3", "crk::f8", "__nv_fp8_e4m3", 1},
 };
 
-/* Candle's kernels::Id order; the index is the module id. */
-const char *const GEN_MODULES[] = {"affine", "binary", "cast", "conv", "fill", "indexing",
-                                   "quantized", "reduce", "sort", "ternary", "unary"};
-const size_t GEN_N_MODULES = sizeof GEN_MODULES / sizeof GEN_MODULES[0];
-
-const gen_family GEN_FAMILIES[FAM_COUNT] = {
-    [FAM_UNARY] = {"unary", "unary", "unary.h", "u", 2},
-    [FAM_CAST] = {"cast", "cast", "cast.h", "cast", 2},
-    [FAM_TERNARY] = {"ternary", "ternary", "ternary.h", "where", 4},
-    [FAM_AFFINE] = {"affine", "affine", "affine.h", "affine", 2},
+/* Candle's kernels::Id order (gen_module_id). */
+const char *const GEN_MODULES[MOD_COUNT] = {
+    [MOD_AFFINE] = "affine", [MOD_BINARY] = "binary",       [MOD_CAST] = "cast",
+    [MOD_CONV] = "conv",     [MOD_FILL] = "fill",           [MOD_INDEXING] = "indexing",
+    [MOD_QUANTIZED] = "quantized", [MOD_REDUCE] = "reduce", [MOD_SORT] = "sort",
+    [MOD_TERNARY] = "ternary", [MOD_UNARY] = "unary",
 };
 
-#define SIG_HEAD {"numel", R_SIZE}, {"num_dims", R_SIZE}, {"info", R_INFO}
+const gen_family GEN_FAMILIES[FAM_COUNT] = {
+    [FAM_UNARY] = {"unary", MOD_UNARY, "unary.h", "u", 2},
+    [FAM_CAST] = {"cast", MOD_CAST, "cast.h", "cast", 2},
+    [FAM_TERNARY] = {"ternary", MOD_TERNARY, "ternary.h", "where", 4},
+    [FAM_AFFINE] = {"affine", MOD_AFFINE, "affine.h", "affine", 2},
+};
+
+const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }
+
+int gen_module_used(gen_module_id m) {
+    for (int f = 0; f < FAM_COUNT; f++)
+        if (GEN_FAMILIES[f].module == m) return 1;
+    return 0;
+}
+
+#define SIG_HEAD {"numel", R_NUMEL}, {"num_dims", R_NUM_DIMS}, {"info", R_INFO}
 const gen_param GEN_SIG_UNARY[] = {SIG_HEAD, {"inp", R_CPTR_A}, {"out", R_PTR_A}, {0}};
 const gen_param GEN_SIG_UNARY1[] = {SIG_HEAD, {"param", R_SCALAR_A}, {"inp", R_CPTR_A},
                                     {"out", R_PTR_A}, {0}};

@@ -15,15 +15,28 @@ typedef struct {
 } gen_dtype;
 
 /* Parameter roles; A/B are the kernel's first/second dtype. */
-typedef enum { R_SIZE, R_INFO, R_CPTR_A, R_PTR_A, R_CPTR_B, R_PTR_B, R_SCALAR_A } gen_role;
+typedef enum { R_NUMEL, R_NUM_DIMS, R_INFO, R_CPTR_A, R_PTR_A, R_CPTR_B, R_PTR_B, R_SCALAR_A } gen_role;
 typedef struct { const char *name; gen_role role; } gen_param;
 #define GEN_MAX_PARAMS 8
 
-typedef enum { FAM_UNARY, FAM_CAST, FAM_TERNARY, FAM_AFFINE, FAM_COUNT } gen_family_id;
+/* The families are libcrk's crk_family (include/crk.h), in the same order. */
+typedef crk_family gen_family_id;
+#define FAM_UNARY CRK_FAMILY_UNARY
+#define FAM_CAST CRK_FAMILY_CAST
+#define FAM_TERNARY CRK_FAMILY_TERNARY
+#define FAM_AFFINE CRK_FAMILY_AFFINE
+#define FAM_COUNT CRK_FAMILY_COUNT
+
+/* Candle's modules, in kernels::Id order; the value is the module id. One
+ * code object per module and arch, holding every family that points at it. */
+typedef enum {
+    MOD_AFFINE, MOD_BINARY, MOD_CAST, MOD_CONV, MOD_FILL, MOD_INDEXING,
+    MOD_QUANTIZED, MOD_REDUCE, MOD_SORT, MOD_TERNARY, MOD_UNARY, MOD_COUNT
+} gen_module_id;
 
 typedef struct {
     const char *name;        /* family, as in the parity TSV               */
-    const char *module;      /* Candle module (one code object per arch)   */
+    gen_module_id module;    /* Candle module (one code object per arch)   */
     const char *header;      /* template under kernels/                    */
     const char *root;        /* name root: cast_<s>_<d>, where_<c>_<t>; unary: u<op> */
     uint8_t info_arrays;     /* dims + stride sets in the info buffer      */
@@ -40,10 +53,14 @@ extern const gen_dtype GEN_DTYPES[CRK_DTYPE_COUNT];
 extern const gen_family GEN_FAMILIES[FAM_COUNT];
 extern const gen_unary_op GEN_UNARY_OPS[];
 extern const size_t GEN_N_UNARY_OPS;
-extern const char *const GEN_MODULES[];   /* Candle's module Id order      */
-extern const size_t GEN_N_MODULES;
+extern const char *const GEN_MODULES[MOD_COUNT]; /* names, by gen_module_id */
+#define GEN_N_MODULES ((size_t)MOD_COUNT)
 extern const gen_param GEN_SIG_UNARY[], GEN_SIG_UNARY1[], GEN_SIG_CAST[], GEN_SIG_WHERE[],
     GEN_SIG_AFFINE[];
+
+/* Name of a family's module; 1 if some family points at module m. */
+const char *gen_family_module(gen_family_id fam);
+int gen_module_used(gen_module_id m);
 
 /* Upstream (Candle 0.11 CUDA) coverage, for the `upstream` flag. */
 int gen_upstream_unary(const gen_unary_op *op, crk_dtype dt);

@@ -54,17 +54,41 @@ const char *crk_last_error(void);
 
 typedef enum { CRK_ARG_SIZE, CRK_ARG_PTR, CRK_ARG_SCALAR } crk_arg_kind;
 
+/* Kernel families, in the op table's order (gen/optable.c): a switch over
+ * them is checked by the compiler. Several families may share one module. */
+typedef enum {
+    CRK_FAMILY_UNARY,
+    CRK_FAMILY_CAST,
+    CRK_FAMILY_TERNARY, /* where_*: Candle's module "ternary" */
+    CRK_FAMILY_AFFINE,
+    CRK_FAMILY_COUNT
+} crk_family;
+
+/* What a parameter is for. Launchers assemble arguments from the roles, never
+ * from names or positions; `index` numbers the inputs (where: ids 0, t 1,
+ * f 2) and the scalars (affine: mul 0, add 1) in parameter order. */
+typedef enum {
+    CRK_ROLE_NUMEL,    /* element count                           */
+    CRK_ROLE_NUM_DIMS, /* rank of the info buffer's layouts       */
+    CRK_ROLE_INFO,     /* the info buffer (SlicePtrOrNull)        */
+    CRK_ROLE_INPUT,    /* a read-only tensor                      */
+    CRK_ROLE_OUTPUT,   /* the written tensor                      */
+    CRK_ROLE_SCALAR    /* a by-value scalar of the param's dtype  */
+} crk_param_role;
+
 typedef struct {
     const char *name;   /* "numel", "info", "inp", ...                        */
     const char *ctype;  /* C type as in Candle's source, e.g. "const float *" */
     uint8_t kind;       /* crk_arg_kind                                       */
     uint8_t size;       /* bytes in the kernel argument buffer                */
     int8_t dtype;       /* element/scalar dtype, -1 for size_t               */
+    uint8_t role;       /* crk_param_role                                     */
+    uint8_t index;      /* which input / scalar (roles INPUT, SCALAR)         */
 } crk_param;
 
 typedef struct {
     const char *name;      /* exact symbol, e.g. "cast_f32_bf16"               */
-    const char *family;    /* "unary", "cast", "ternary", "affine"             */
+    const char *family;    /* "unary", "cast", "ternary", "affine" (family_id)  */
     const char *op;        /* "exp", "gelu_erf", ...; the family for the rest   */
     const char *module;    /* Candle module: "unary", "cast", "ternary", ...    */
     uint16_t module_id;    /* index into crk_module_name()                     */
@@ -74,6 +98,8 @@ typedef struct {
     uint8_t upstream;      /* 1 = name exists in Candle's CUDA kernels          */
     const char *alias_of;  /* other spelling of the same kernel, or NULL       */
     const crk_param *params;
+    uint8_t family_id;     /* crk_family                                        */
+    int8_t info_param;     /* index of the CRK_ROLE_INFO parameter, -1 if none  */
 } crk_kernel_info;
 
 size_t crk_kernel_count(void);

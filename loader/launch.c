@@ -8,16 +8,68 @@
 
 #define BLOCK 256u
 
-/* Looks the kernel up and checks it belongs to the family the helper serves. */
-static const crk_kernel_info *kernel(const char *name, const char *family, crk_status *st) {
+/* The helper serving each family (named in errors). */
+static const char *helper_of(crk_family f) {
+    switch (f) {
+    case CRK_FAMILY_UNARY: return "crk_unary";
+    case CRK_FAMILY_CAST: return "crk_cast";
+    case CRK_FAMILY_TERNARY: return "crk_where";
+    case CRK_FAMILY_AFFINE: return "crk_affine";
+    case CRK_FAMILY_COUNT: break;
+    }
+    return "crk_launch";
+}
+
+/* Looks the kernel up and checks it belongs to the family the helper serves
+ * (family < 0: any). */
+static const crk_kernel_info *kernel(const char *name, int family, crk_status *st) {
     const crk_kernel_info *ki = crk_kernel_find(name);
     if (!ki) return *st = CRK_E_NOT_FOUND, NULL;
-    if (family && strcmp(ki->family, family)) {
-        *st = crk_fail(CRK_E_INVALID, "kernel '%s' is a %s kernel, not %s; use crk_%s or crk_launch", name,
-                       ki->family, family, ki->family);
+    if (family >= 0 && ki->family_id != family) {
+        *st = crk_fail(CRK_E_INVALID, "kernel '%s' is a %s kernel, not for %s; use %s or crk_launch", name,
+                       ki->family, helper_of((crk_family)family), helper_of((crk_family)ki->family_id));
         return NULL;
     }
     return ki;
+}
+
+/* A launch's kernel arguments, assembled from the registry's parameter
+ * roles (never from names or positions). args[] point into the pack, so a
+ * pack is filled in place and never copied. */
+typedef struct {
+    void *args[16];
+    size_t numel, num_dims;
+    void *info;                  /* device pointer, set at launch        */
+    const void *in[4];           /* inputs by role index                 */
+    void *out;
+    unsigned char scalar[4][8];  /* scalars converted to the param dtype */
+} arg_pack;
+
+static crk_status pack_args(const crk_kernel_info *ki, arg_pack *a, const double *scalars, unsigned nscalars) {
+    if (ki->nparams > sizeof a->args / sizeof a->args[0])
+        return crk_fail(CRK_E_SIGNATURE, "%s: %u parameters, more than the launcher takes", ki->name, ki->nparams);
+    for (unsigned i = 0; i < ki->nparams; i++) {
+        const crk_param *p = &ki->params[i];
+        switch ((crk_param_role)p->role) {
+        case CRK_ROLE_NUMEL: a->args[i] = &a->numel; break;
+        case CRK_ROLE_NUM_DIMS: a->args[i] = &a->num_dims; break;
+        case CRK_ROLE_INFO: a->args[i] = &a->info; break;
+        case CRK_ROLE_INPUT:
+            if (p->index >= sizeof a->in / sizeof a->in[0])
+                return crk_fail(CRK_E_SIGNATURE, "%s: input %u out of range", ki->name, p->index);
+            a->args[i] = (void *)&a->in[p->index];
+            break;
+        case CRK_ROLE_OUTPUT: a->args[i] = &a->out; break;
+        case CRK_ROLE_SCALAR:
+            if (p->index >= nscalars || p->index >= sizeof a->scalar / sizeof a->scalar[0])
+                return crk_fail(CRK_E_SIGNATURE, "%s: missing scalar '%s'", ki->name, p->name);
+            crk_scalar_from_f64((crk_dtype)p->dtype, scalars[p->index], a->scalar[p->index]);
+            a->args[i] = a->scalar[p->index];
+            break;
+        default: return crk_fail(CRK_E_SIGNATURE, "%s: parameter %u has an unknown role", ki->name, i);
+        }
+    }
+    return CRK_OK;
 }
 
 static crk_status check_layout(const char *what, const crk_layout *l) {
@@ -46,10 +98,16 @@ static void grid_for(const crk_kernel_info *ki, size_t numel, int strided, unsig
 /* Takes an info slot, uploads info into it on the stream (no host sync),
  * launches, and marks the slot busy until the kernel is done. */
 static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, void *fn,
-                                   size_t numel, const size_t *info, size_t info_len, void **args) {
+                                   const size_t *info, size_t info_len, arg_pack *a) {
+    const size_t numel = a->numel;
+    void **args = a->args;
     ctx->gpu.make_current(&ctx->gpu);
     unsigned grid[3], block[3] = {BLOCK, 1, 1};
     grid_for(ki, numel, info_len != 0, grid);
+    a->info = NULL;
+    if (info_len != 0 && ki->info_param < 0)
+        return crk_fail(CRK_E_SIGNATURE, "%s: strided layouts need an info buffer, which this kernel does not take",
+                        ki->name);
     if (info_len == 0) { /* SlicePtrOrNull::Null */
         int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, s, args);
         return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
@@ -61,7 +119,7 @@ static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_
     else if (!ctx->info_event[slot]) e = ctx->gpu.event_create(&ctx->gpu, &ctx->info_event[slot]);
     void *dev = (char *)ctx->info_dev + (size_t)slot * CRK_INFO_SLOT_BYTES;
     if (!e) e = ctx->gpu.htod_async(&ctx->gpu, dev, info, info_len * sizeof(size_t), s);
-    *(void **)args[2] = dev;
+    a->info = dev;
     if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, s, args);
     if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], s);
     ctx->info_event_live[slot] = !e;
@@ -73,54 +131,41 @@ static const void *at_offset(const void *p, const crk_layout *l, int dt) {
     return p ? (const char *)p + l->start_offset * crk_dtype_size((crk_dtype)dt) : NULL;
 }
 
-/* Unary-shaped kernels: (numel, num_dims, info, [param,] inp, out[, mul, add]). */
-static crk_status map1(crk_ctx *ctx, crk_stream s, const char *name, const char *family,
-                       const crk_layout *l, const void *inp, void *out, const double *scalars, int nscalars) {
+/* Kernels of one input layout (unary, cast, affine). */
+static crk_status map1(crk_ctx *ctx, crk_stream s, const char *name, crk_family family,
+                       const crk_layout *l, const void *inp, void *out, const double *scalars, unsigned nscalars) {
     crk_status st = CRK_OK;
     if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "launch");
-    const crk_kernel_info *ki = kernel(name, family, &st);
+    const crk_kernel_info *ki = kernel(name, (int)family, &st);
     if (!ki) return st;
     if ((st = check_layout("input", l)) != CRK_OK) return st;
     if (!inp || !out) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, inp ? "out" : "inp");
-    size_t numel = crk_layout_numel(l), num_dims = l->rank, info[2 * CRK_MAX_DIMS];
-    if (numel == 0) return CRK_OK;
+    size_t info[2 * CRK_MAX_DIMS];
+    arg_pack a = {.numel = crk_layout_numel(l), .num_dims = l->rank, .out = out};
+    if (a.numel == 0) return CRK_OK;
     const crk_layout *ls[1] = {l};
     size_t info_len = crk_info_pack(ls, 1, 1, info, 2 * CRK_MAX_DIMS);
     void *fn = crk_function(ctx, ki, &st);
     if (!fn) return st;
-    const void *in_p = at_offset(inp, l, ki->dtypes[0]);
-    void *info_p = NULL;
-    unsigned char sc[2][8];
-    void *args[8] = {&numel, &num_dims, &info_p};
-    int n = 3;
-    for (unsigned i = 3; i < ki->nparams; i++) {
-        const crk_param *p = &ki->params[i];
-        if (p->kind == CRK_ARG_SCALAR) {
-            int k = !strcmp(p->name, "add"); /* mul/param use scalars[0], add scalars[1] */
-            if (k >= nscalars) return crk_fail(CRK_E_SIGNATURE, "%s: missing scalar '%s'", name, p->name);
-            crk_scalar_from_f64((crk_dtype)p->dtype, scalars[k], sc[k]);
-            args[n++] = sc[k];
-        } else {
-            args[n++] = !strcmp(p->name, "out") ? (void *)&out : (void *)&in_p;
-        }
-    }
-    return launch_with_info(ctx, s, ki, fn, numel, info, info_len, args);
+    a.in[0] = at_offset(inp, l, ki->dtypes[0]);
+    if ((st = pack_args(ki, &a, scalars, nscalars)) != CRK_OK) return st;
+    return launch_with_info(ctx, s, ki, fn, info, info_len, &a);
 }
 
 crk_status crk_unary(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in, const void *inp,
                      void *out, double param) {
-    return map1(ctx, s, name, "unary", in, inp, out, &param, 1);
+    return map1(ctx, s, name, CRK_FAMILY_UNARY, in, inp, out, &param, 1);
 }
 
 crk_status crk_affine(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in,
                       const void *inp, void *out, double mul, double add) {
     const double sc[2] = {mul, add};
-    return map1(ctx, s, name, "affine", in, inp, out, sc, 2);
+    return map1(ctx, s, name, CRK_FAMILY_AFFINE, in, inp, out, sc, 2);
 }
 
 crk_status crk_cast(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in, const void *inp,
                     void *out) {
-    return map1(ctx, s, name, "cast", in, inp, out, NULL, 0);
+    return map1(ctx, s, name, CRK_FAMILY_CAST, in, inp, out, NULL, 0);
 }
 
 crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *cond_l,
@@ -128,7 +173,7 @@ crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_lay
                      const void *f, void *out) {
     crk_status st = CRK_OK;
     if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "where");
-    const crk_kernel_info *ki = kernel(name, "ternary", &st);
+    const crk_kernel_info *ki = kernel(name, CRK_FAMILY_TERNARY, &st);
     if (!ki) return st;
     if ((st = check_layout("condition", cond_l)) || (st = check_layout("on_true", t_l)) ||
         (st = check_layout("on_false", f_l)))
@@ -139,19 +184,20 @@ crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_lay
         memcmp(f_l->dims, cond_l->dims, cond_l->rank * sizeof(size_t)))
         return crk_fail(CRK_E_INVALID, "%s: on_true/on_false must have the condition's shape "
                         "(broadcast with stride 0 first)", name);
-    size_t numel = crk_layout_numel(cond_l), num_dims = cond_l->rank, info[4 * CRK_MAX_DIMS];
-    if (numel == 0) return CRK_OK;
+    size_t info[4 * CRK_MAX_DIMS];
+    arg_pack a = {.numel = crk_layout_numel(cond_l), .num_dims = cond_l->rank, .out = out};
+    if (a.numel == 0) return CRK_OK;
     const crk_layout *ls[3] = {cond_l, t_l, f_l};
     /* Upstream's where kernel always gets an info buffer (it never tests for
      * NULL); ours accepts NULL too, so contiguous launches skip the upload. */
     size_t info_len = crk_info_pack(ls, 3, 1, info, 4 * CRK_MAX_DIMS);
     void *fn = crk_function(ctx, ki, &st);
     if (!fn) return st;
-    const void *c_p = at_offset(cond, cond_l, ki->dtypes[0]), *t_p = at_offset(t, t_l, ki->dtypes[1]),
-               *f_p = at_offset(f, f_l, ki->dtypes[1]);
-    void *info_p = NULL;
-    void *args[7] = {&numel, &num_dims, &info_p, &c_p, &t_p, &f_p, &out};
-    return launch_with_info(ctx, s, ki, fn, numel, info, info_len, args);
+    a.in[0] = at_offset(cond, cond_l, ki->dtypes[0]);
+    a.in[1] = at_offset(t, t_l, ki->dtypes[1]);
+    a.in[2] = at_offset(f, f_l, ki->dtypes[1]);
+    if ((st = pack_args(ki, &a, NULL, 0)) != CRK_OK) return st;
+    return launch_with_info(ctx, s, ki, fn, info, info_len, &a);
 }
 
 /* Checks a raw launch against the registry signature (no GPU needed). */
@@ -180,7 +226,7 @@ crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsign
                       const unsigned block[3], void **args, const size_t *sizes, size_t nargs) {
     crk_status st = CRK_OK;
     if (!ctx) return crk_fail(CRK_E_INVALID, "crk_launch: ctx is NULL");
-    const crk_kernel_info *ki = kernel(name, NULL, &st);
+    const crk_kernel_info *ki = kernel(name, -1, &st);
     if (!ki) return st;
     if ((st = crk_check_launch(ki, grid, block, args, sizes, nargs)) != CRK_OK) return st;
     void *fn = crk_function(ctx, ki, &st);

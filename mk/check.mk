@@ -18,10 +18,13 @@ build/numeric: $(NUMERIC_SRCS) $(wildcard tests/gpu/*.h tests/ref/*.h) build/lib
 # Unit tests (libcheck), one binary per tests/unit/test_*.c.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/unit/%)
-build/unit/%: tests/unit/%.c build/libcrk.a
+# A unit test may take sources of the numeric suite (tests/gpu/*.c) as extra
+# prerequisites: they are compiled in with it.
+build/unit/test_results: tests/gpu/results.c
+build/unit/%: tests/unit/%.c build/libcrk.a tests/unit/unit.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itests/ref $< $(REF_LIB_SRCS) build/libcrk.a $(LIB_LIBS) $(CHECK_LIBS) -o $@
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itests/ref -Itests/gpu $< $(filter tests/gpu/%.c,$^) $(REF_LIB_SRCS) build/libcrk.a $(LIB_LIBS) $(CHECK_LIBS) -o $@
 
 # Without `all`'s summary: make check does not reprint the build summary.
 check: artifacts lib cli build/ref_selftest $(UNIT_BINS) build/numeric build/hello build/hello-shared build/hello-small
@@ -43,10 +46,11 @@ build/hello-small: examples/hello.c $(LIB_FILES)
 # Unit tests and the CLI again under ASan+UBSan (CI runs this).
 ASAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1
 ASAN_LIB_SRCS = $(LIB_SRCS) build/gen/registry.c build/gen/embedded-none.S
-build/asan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h)
+build/asan/test_results: tests/gpu/results.c
+build/asan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h) tests/unit/unit.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@ (asan+ubsan)"
-	$(Q)$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -Itests/ref $< $(REF_LIB_SRCS) $(ASAN_LIB_SRCS) $(LIB_LIBS) $(CHECK_LIBS) -o $@
+	$(Q)$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -Itests/ref -Itests/gpu $< $(filter tests/gpu/%.c,$^) $(REF_LIB_SRCS) $(ASAN_LIB_SRCS) $(LIB_LIBS) $(CHECK_LIBS) -o $@
 build/asan/crk: $(CLI_SRCS) $(ASAN_LIB_SRCS) $(wildcard cli/*.h include/*.h loader/*.h)
 	@mkdir -p $(@D)
 	@echo "  CC    $@ (asan+ubsan)"

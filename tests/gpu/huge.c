@@ -53,7 +53,7 @@ static int next_index(picker *p, size_t *i) {
 static int map1(crk_ctx *ctx, rng_t *r, const huge_case *hc, int sample) {
     const crk_kernel_info *ki = crk_kernel_find(hc->kernel);
     const crk_dtype in_dt = (crk_dtype)ki->dtypes[0];
-    const crk_dtype out_dt = (crk_dtype)(strcmp(ki->family, "cast") ? ki->dtypes[0] : ki->dtypes[1]);
+    const crk_dtype out_dt = (crk_dtype)(ki->family_id != CRK_FAMILY_CAST ? ki->dtypes[0] : ki->dtypes[1]);
     const size_t isz = crk_dtype_size(in_dt), osz = crk_dtype_size(out_dt);
     crk_layout l;
     crk_layout_contiguous(&l, hc->rank, hc->dims);
@@ -65,7 +65,7 @@ static int map1(crk_ctx *ctx, rng_t *r, const huge_case *hc, int sample) {
     if (!in || !out) { printf("skipped: %s: host memory\n", hc->kernel); goto done; }
     if (dev_alloc(ctx, &din, n * isz, hc->kernel) || dev_alloc(ctx, &dout, (n + GUARD) * osz, hc->kernel)) goto done;
     rc = 1;
-    if (!strcmp(ki->family, "cast")) {
+    if (ki->family_id == CRK_FAMILY_CAST) {
         fill_bytes(in, n * isz, r); /* random bits: every class and rounding case */
     } else {                        /* op-range values: 2^22 of them, tiled */
         const size_t m = n < ((size_t)1 << 22) ? n : (size_t)1 << 22;
@@ -74,7 +74,7 @@ static int map1(crk_ctx *ctx, rng_t *r, const huge_case *hc, int sample) {
     }
     const unsigned char poison = 0xA5;
     if (crk_memcpy_htod(ctx, din, in, n * isz) || crk_memset(ctx, dout, poison, (n + GUARD) * osz)) goto done;
-    crk_status st = !strcmp(ki->family, "cast") ? crk_cast(ctx, NULL, hc->kernel, &l, din, dout)
+    crk_status st = ki->family_id == CRK_FAMILY_CAST ? crk_cast(ctx, NULL, hc->kernel, &l, din, dout)
                                                 : crk_unary(ctx, NULL, hc->kernel, &l, din, dout, 0);
     if (st == CRK_OK) st = crk_synchronize(ctx);
     if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, out, dout, (n + GUARD) * osz);
@@ -83,7 +83,7 @@ static int map1(crk_ctx *ctx, rng_t *r, const huge_case *hc, int sample) {
     unsigned char table[256][8]; /* 1-byte inputs: every result precomputed */
     for (int v = 0; v < 256 && isz == 1; v++) {
         const unsigned char b = (unsigned char)v;
-        if (!strcmp(ki->family, "cast")) ref_cast(in_dt, out_dt, &b, table[v]);
+        if (ki->family_id == CRK_FAMILY_CAST) ref_cast(in_dt, out_dt, &b, table[v]);
         else ref_unary(ki->op, in_dt, &b, table[v], 0);
     }
     picker p = {n, 0, (size_t)sample, r};
@@ -97,7 +97,7 @@ static int map1(crk_ctx *ctx, rng_t *r, const huge_case *hc, int sample) {
         if (isz == 1) {
             if (!memcmp(out + i * osz, table[*x], osz)) continue;
             memcpy(want, table[*x], osz);
-        } else if (!strcmp(ki->family, "cast")) ref_cast(in_dt, out_dt, x, want);
+        } else if (ki->family_id == CRK_FAMILY_CAST) ref_cast(in_dt, out_dt, x, want);
         else ref_unary(ki->op, in_dt, x, want, 0);
         if (!value_ok(out_dt, out + i * osz, want, ref_value_f64(in_dt, x), tol)) {
             printf("FAIL %s [huge, %zu elements] at element %zu\n", hc->kernel, n, i);
@@ -156,7 +156,7 @@ done:
 
 static void record(results_t *res, const char *kernel, int rc) {
     const crk_kernel_info *ki = crk_kernel_find(kernel);
-    const int dt = strcmp(ki->family, "ternary") ? ki->dtypes[0] : ki->dtypes[1];
+    const int dt = ki->family_id != CRK_FAMILY_TERNARY ? ki->dtypes[0] : ki->dtypes[1];
     results_add(res, ki->family, crk_dtype_name((crk_dtype)dt), rc);
 }
 

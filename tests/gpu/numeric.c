@@ -27,7 +27,7 @@ typedef struct {
 } suite_t;
 
 static const char *result_dtype(const crk_kernel_info *ki) {
-    return crk_dtype_name((crk_dtype)(strcmp(ki->family, "ternary") ? ki->dtypes[0] : ki->dtypes[1]));
+    return crk_dtype_name((crk_dtype)(ki->family_id != CRK_FAMILY_TERNARY ? ki->dtypes[0] : ki->dtypes[1]));
 }
 
 /* Element i of a layout -> element offset in its buffer. */
@@ -82,7 +82,7 @@ static int gpu_ok(crk_status st, const crk_kernel_info *ki, const char *cname) {
 /* unary / cast / affine */
 static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const crk_dtype in_dt = (crk_dtype)ki->dtypes[0];
-    const crk_dtype out_dt = (crk_dtype)(strcmp(ki->family, "cast") ? ki->dtypes[0] : ki->dtypes[1]);
+    const crk_dtype out_dt = (crk_dtype)(ki->family_id != CRK_FAMILY_CAST ? ki->dtypes[0] : ki->dtypes[1]);
     const size_t isz = crk_dtype_size(in_dt), osz = crk_dtype_size(out_dt);
     crk_layout l;
     size_t span = case_layout(lc, lc->kind, &l);
@@ -95,7 +95,7 @@ static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc
     double p0 = 0, p1 = 0;
     if (!strcmp(ki->op, "elu")) p0 = (const double[]){0.5, 1.0, 1.7}[rng_next(&S->rng) % 3];
     if (!strcmp(ki->op, "powf")) p0 = (const double[]){2, 0.5, -1.5, 3.3, 1.0 / 3}[rng_next(&S->rng) % 5];
-    if (!strcmp(ki->family, "affine")) {
+    if (ki->family_id == CRK_FAMILY_AFFINE) {
         const int ints = in_dt < CRK_BF16;
         p0 = ints ? (double)((int)(rng_next(&S->rng) % 11) - 5) : rng_unit(&S->rng) * 8 - 4;
         p1 = ints ? (double)((int)(rng_next(&S->rng) % 201) - 100) : rng_unit(&S->rng) * 20 - 10;
@@ -125,9 +125,9 @@ static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc
         }
         const unsigned grid[3] = {(unsigned)((numel + 255) / 256), 1, 1}, block[3] = {256, 1, 1};
         st = crk_launch(S->ctx, NULL, ki->name, grid, block, args, sizes, n);
-    } else if (!strcmp(ki->family, "unary")) {
+    } else if (ki->family_id == CRK_FAMILY_UNARY) {
         st = crk_unary(S->ctx, NULL, ki->name, &l, src, S->dev[1], p0);
-    } else if (!strcmp(ki->family, "affine")) {
+    } else if (ki->family_id == CRK_FAMILY_AFFINE) {
         st = crk_affine(S->ctx, NULL, ki->name, &l, src, S->dev[1], p0, p1);
     } else {
         st = crk_cast(S->ctx, NULL, ki->name, &l, src, S->dev[1]);
@@ -139,8 +139,8 @@ static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc
     for (size_t i = 0; i < numel; i++) {
         const unsigned char *x = in + (lc->inplace ? i : offset_of(&l, i)) * isz;
         xs[i] = ref_value_f64(in_dt, x);
-        if (!strcmp(ki->family, "unary")) ref_unary(ki->op, in_dt, x, want + i * osz, p0);
-        else if (!strcmp(ki->family, "affine")) ref_affine(in_dt, x, want + i * osz, p0, p1);
+        if (ki->family_id == CRK_FAMILY_UNARY) ref_unary(ki->op, in_dt, x, want + i * osz, p0);
+        else if (ki->family_id == CRK_FAMILY_AFFINE) ref_affine(in_dt, x, want + i * osz, p0, p1);
         else ref_cast(in_dt, out_dt, x, want + i * osz);
     }
     return check_output(ki, lc->name, out_dt, got, want, xs, numel, poison);
@@ -242,7 +242,7 @@ int main(int argc, char **argv) {
         }
         for (size_t c = 0; c < N_CASES; c++) {
             if (!case_applies(&CASES[c], ki)) continue;
-            const int bad = strcmp(ki->family, "ternary") ? run_map1(&S, ki, &CASES[c]) : run_where(&S, ki, &CASES[c]);
+            const int bad = ki->family_id != CRK_FAMILY_TERNARY ? run_map1(&S, ki, &CASES[c]) : run_where(&S, ki, &CASES[c]);
             results_add(&res, ki->family, result_dtype(ki), bad ? 1 : 0);
         }
     }

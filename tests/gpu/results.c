@@ -2,6 +2,7 @@
 #include "results.h"
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void results_init(results_t *r, uint64_t seed) {
@@ -13,7 +14,16 @@ void results_add(results_t *r, const char *family, const char *dtype, int outcom
     int i = 0;
     while (i < r->nrows && (strcmp(r->rows[i].family, family) || strcmp(r->rows[i].dtype, dtype))) i++;
     if (i == r->nrows) {
-        if (r->nrows == RES_MAX_ROWS) return;
+        if (r->nrows == r->cap) {
+            const int cap = r->cap ? 2 * r->cap : 64;
+            res_row *rows = realloc(r->rows, (size_t)cap * sizeof *rows);
+            if (!rows) {
+                fprintf(stderr, "results: out of memory for %d rows\n", cap);
+                exit(2);
+            }
+            r->rows = rows, r->cap = cap;
+        }
+        memset(&r->rows[i], 0, sizeof r->rows[i]);
         snprintf(r->rows[i].family, sizeof r->rows[i].family, "%s", family);
         snprintf(r->rows[i].dtype, sizeof r->rows[i].dtype, "%s", dtype);
         r->nrows++;
@@ -42,4 +52,9 @@ unsigned long results_print(const results_t *r, const char *device, const char *
     }
     printf("numeric: %lu passed, %lu failed, %lu skipped\n", tot[0], tot[1], tot[2]);
     return tot[1];
+}
+
+void results_free(results_t *r) {
+    free(r->rows);
+    r->rows = NULL, r->nrows = r->cap = 0;
 }

@@ -32,7 +32,7 @@ static const double specials[] = {
 
 void fill_inputs(const crk_kernel_info *ki, crk_dtype dt, int cond, void *buf, size_t n, rng_t *r) {
     const size_t sz = crk_dtype_size(dt);
-    const int transcendental = !strcmp(ki->family, "unary");
+    const int transcendental = ki->family_id == CRK_FAMILY_UNARY;
     for (size_t i = 0; i < n; i++) {
         unsigned char *p = (unsigned char *)buf + i * sz;
         const uint64_t bits = rng_next(r);
@@ -64,7 +64,7 @@ tolerance_t tolerance_for(const crk_kernel_info *ki, crk_dtype out_dt) {
     static const char *const exact_ops[] = {"copy", "neg", "recip", "ceil", "floor", "round", "abs",
                                             "sqr", "sqrt", "relu", "sign"};
     tolerance_t t = {1, 0, 0, 0};
-    if (strcmp(ki->family, "unary") || !ref_dtype_is_float(out_dt)) return t;
+    if (ki->family_id != CRK_FAMILY_UNARY || !ref_dtype_is_float(out_dt)) return t;
     t.zero_sign = 1;
     for (size_t i = 0; i < sizeof exact_ops / sizeof exact_ops[0]; i++)
         if (!strcmp(ki->op, exact_ops[i])) return t;

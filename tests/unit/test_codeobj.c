@@ -12,6 +12,7 @@
 
 #include "codeobj.h"
 #include "msgpack.h"
+#include "unit.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -299,11 +300,14 @@ START_TEST(test_abi_handmade)
     k.args = args;
     k.nargs = 5;
     crk_param ps[] = {
-        {"numel", "size_t", CRK_ARG_SIZE, 8, -1}, {"inp", "const __half *", CRK_ARG_PTR, 8, 6},
-        {"mul", "__half", CRK_ARG_SCALAR, 2, 6},  {"add", "__half", CRK_ARG_SCALAR, 2, 6},
+        {"numel", "size_t", CRK_ARG_SIZE, 8, -1, CRK_ROLE_NUMEL, 0},
+        {"inp", "const __half *", CRK_ARG_PTR, 8, 6, CRK_ROLE_INPUT, 0},
+        {"mul", "__half", CRK_ARG_SCALAR, 2, 6, CRK_ROLE_SCALAR, 0},
+        {"add", "__half", CRK_ARG_SCALAR, 2, 6, CRK_ROLE_SCALAR, 1},
     };
     crk_kernel_info ki = {.name = "affine_f16", .family = "affine", .op = "affine", .module = "affine",
-                          .nparams = 4, .info_arrays = 2, .dtypes = {6, -1, -1}, .upstream = 1, .params = ps};
+                          .nparams = 4, .info_arrays = 2, .dtypes = {6, -1, -1}, .upstream = 1, .params = ps,
+                          .family_id = CRK_FAMILY_AFFINE, .info_param = -1};
     char why[256];
     ck_assert_msg(crk_check_kernel_abi(&ki, &k, why, sizeof why) == 0, "%s", why);
     args[2].offset = 20; /* misplaced */
@@ -570,25 +574,22 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("codeobj");
-    TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_elf_valid);
-    tcase_add_test(tc, test_elf_truncated);
-    tcase_add_test(tc, test_elf_corrupt_header);
-    tcase_add_test(tc, test_abi_real);
-    tcase_add_test(tc, test_abi_handmade);
-    tcase_add_test(tc, test_bundle);
-    tcase_add_test(tc, test_ccob);
-    tcase_add_test(tc, test_ccob_handmade);
-    tcase_add_test(tc, test_cubin_fatbin);
-    tcase_add_test(tc, test_msgpack);
-    tcase_add_test(tc, test_misc);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    unit_t u = unit_begin("codeobj");
+    tcase_set_timeout(u.tc, 120);
+    const int real = getenv("CRK_TEST_HSACO") && *getenv("CRK_TEST_HSACO");
+    const char *why = "set CRK_TEST_HSACO to a gfx .hsaco";
+    UNIT_ADD_IF(&u, real, why, test_elf_valid);
+    UNIT_ADD_IF(&u, real, why, test_elf_truncated);
+    UNIT_ADD_IF(&u, real, why, test_elf_corrupt_header);
+    UNIT_ADD_IF(&u, real, why, test_abi_real);
+    UNIT_ADD(&u, test_abi_handmade);
+    UNIT_ADD_IF(&u, real, why, test_bundle);
+    UNIT_ADD_IF(&u, real, why, test_ccob);
+    UNIT_ADD(&u, test_ccob_handmade);
+    UNIT_ADD(&u, test_cubin_fatbin);
+    UNIT_ADD(&u, test_msgpack);
+    UNIT_ADD(&u, test_misc);
+    const int rc = unit_run(&u);
     free(hsaco);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rc;
 }

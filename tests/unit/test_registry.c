@@ -1,12 +1,14 @@
 /* test_registry.c — registry lookups, parity with Candle's kernel table
  * (tests/data/candle-cuda-kernels.tsv, a copy of the fact sheet), layouts
  * and info buffers, raw-launch signature checks, error texts. No GPU. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "context.h"
 #include "crk.h"
+#include "unit.h"
 
 /* "const size_t *" + "info" -> "const size_t *info", as the TSV writes it. */
 static void param_text(const crk_param *p, char *buf, size_t n) {
@@ -173,36 +175,89 @@ START_TEST(raw_launch_signature_is_checked) {
 }
 END_TEST
 
-START_TEST(open_without_gpu_is_a_clear_error) {
-    crk_ctx *ctx = NULL;
-    crk_status st = crk_open(&ctx, NULL);
-    if (st == CRK_OK) { /* a GPU is present: nothing to check here */
-        crk_close(ctx);
-        return;
+/* Every kernel's parameters carry the roles the launchers use: one numel,
+ * num_dims, info and output, inputs and scalars numbered 0.. in order, and
+ * kinds that fit the roles; family_id names the family. */
+START_TEST(parameters_have_roles) {
+    static const char *const fam_names[CRK_FAMILY_COUNT] = {
+        [CRK_FAMILY_UNARY] = "unary", [CRK_FAMILY_CAST] = "cast",
+        [CRK_FAMILY_TERNARY] = "ternary", [CRK_FAMILY_AFFINE] = "affine"};
+    for (size_t i = 0; i < crk_kernel_count(); i++) {
+        const crk_kernel_info *ki = crk_kernel_at(i);
+        ck_assert_uint_lt(ki->family_id, CRK_FAMILY_COUNT);
+        ck_assert_str_eq(ki->family, fam_names[ki->family_id]);
+        int count[CRK_ROLE_SCALAR + 1] = {0}, info_at = -1;
+        for (unsigned p = 0; p < ki->nparams; p++) {
+            const crk_param *pa = &ki->params[p];
+            ck_assert_uint_le(pa->role, CRK_ROLE_SCALAR);
+            if (pa->role == CRK_ROLE_INPUT || pa->role == CRK_ROLE_SCALAR)
+                ck_assert_msg(pa->index == count[pa->role], "%s: %s has index %u, want %d", ki->name, pa->name,
+                              pa->index, count[pa->role]);
+            else
+                ck_assert_uint_eq(pa->index, 0);
+            if (pa->role == CRK_ROLE_INFO) info_at = (int)p;
+            const int want_kind = pa->role == CRK_ROLE_NUMEL || pa->role == CRK_ROLE_NUM_DIMS ? CRK_ARG_SIZE
+                                  : pa->role == CRK_ROLE_SCALAR                                ? CRK_ARG_SCALAR
+                                                                                               : CRK_ARG_PTR;
+            ck_assert_msg(pa->kind == want_kind, "%s: %s kind %u for role %u", ki->name, pa->name, pa->kind, pa->role);
+            count[pa->role]++;
+        }
+        ck_assert_msg(count[CRK_ROLE_NUMEL] == 1 && count[CRK_ROLE_NUM_DIMS] == 1 && count[CRK_ROLE_INFO] == 1 &&
+                          count[CRK_ROLE_OUTPUT] == 1 && count[CRK_ROLE_INPUT] >= 1,
+                      "%s: roles numel %d num_dims %d info %d output %d input %d", ki->name, count[0], count[1],
+                      count[2], count[4], count[3]);
+        ck_assert_int_eq(ki->info_param, info_at);
+        ck_assert_int_eq(count[CRK_ROLE_INPUT], ki->family_id == CRK_FAMILY_TERNARY ? 3 : 1);
+        ck_assert_int_eq(count[CRK_ROLE_SCALAR], ki->family_id == CRK_FAMILY_AFFINE ? 2
+                                                 : ki->family_id == CRK_FAMILY_UNARY &&
+                                                           (!strcmp(ki->op, "elu") || !strcmp(ki->op, "powf"))
+                                                     ? 1
+                                                     : 0);
     }
-    ck_assert_ptr_null(ctx);
-    ck_assert(st == CRK_E_NO_DEVICE || st == CRK_E_NO_CODE_OBJECT);
-    ck_assert_str_ne(crk_last_error(), "");
+}
+END_TEST
+
+/* Argument checks that need no GPU: run whether or not one is present. */
+START_TEST(null_arguments_are_clear_errors) {
     ck_assert_int_eq(crk_open(NULL, NULL), CRK_E_INVALID);
     ck_assert_int_eq(crk_unary(NULL, NULL, "uexp_f32", NULL, NULL, NULL, 0), CRK_E_INVALID);
+    ck_assert_str_ne(crk_last_error(), "");
     ck_assert_str_eq(crk_status_name(CRK_E_NOT_FOUND), "kernel not found");
 }
 END_TEST
 
+/* Registered only without a GPU (main decides, before libcheck forks). */
+START_TEST(open_without_gpu_is_a_clear_error) {
+    crk_ctx *ctx = NULL;
+    crk_status st = crk_open(&ctx, NULL);
+    ck_assert_int_ne(st, CRK_OK);
+    ck_assert_ptr_null(ctx);
+    ck_assert(st == CRK_E_NO_DEVICE || st == CRK_E_NO_CODE_OBJECT);
+    ck_assert_str_ne(crk_last_error(), "");
+}
+END_TEST
+
 int main(void) {
-    Suite *s = suite_create("registry");
-    TCase *tc = tcase_create("registry");
-    tcase_add_test(tc, every_name_resolves_to_itself);
-    tcase_add_test(tc, unknown_names_suggest_the_nearest);
-    tcase_add_test(tc, parity_with_candle_table);
-    tcase_add_test(tc, dtypes_and_modules);
-    tcase_add_test(tc, layouts_to_info_buffers);
-    tcase_add_test(tc, raw_launch_signature_is_checked);
-    tcase_add_test(tc, open_without_gpu_is_a_clear_error);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    unit_t u = unit_begin("registry");
+    UNIT_ADD(&u, every_name_resolves_to_itself);
+    UNIT_ADD(&u, unknown_names_suggest_the_nearest);
+    UNIT_ADD(&u, parity_with_candle_table);
+    UNIT_ADD(&u, dtypes_and_modules);
+    UNIT_ADD(&u, layouts_to_info_buffers);
+    UNIT_ADD(&u, raw_launch_signature_is_checked);
+    UNIT_ADD(&u, parameters_have_roles);
+    UNIT_ADD(&u, null_arguments_are_clear_errors);
+    /* A GPU is looked for in a child, so that this process (which libcheck
+     * forks for every test) never initialises a GPU runtime. */
+    int gpu = 0;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        crk_ctx *ctx = NULL;
+        const crk_status st = crk_open(&ctx, NULL);
+        _exit(st == CRK_OK ? 0 : 1);
+    }
+    int wst = 0;
+    if (pid > 0 && waitpid(pid, &wst, 0) == pid) gpu = WIFEXITED(wst) && WEXITSTATUS(wst) == 0;
+    UNIT_ADD_IF(&u, !gpu, "a GPU is present", open_without_gpu_is_a_clear_error);
+    return unit_run(&u);
 }

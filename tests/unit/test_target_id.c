@@ -1,6 +1,7 @@
 /* test_target_id.c — LLVM target-ID compatibility and selection rules. */
-#include <check.h>
 #include <stdlib.h>
+
+#include "unit.h"
 
 #include "target_id.h"
 
@@ -93,15 +94,9 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("target_id");
-    TCase *tc = tcase_create("core");
-    tcase_add_test(tc, test_compat_table);
-    tcase_add_test(tc, test_parse);
-    tcase_add_test(tc, test_pick);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    unit_t u = unit_begin("target_id");
+    UNIT_ADD(&u, test_compat_table);
+    UNIT_ADD(&u, test_parse);
+    UNIT_ADD(&u, test_pick);
+    return unit_run(&u);
 }
