@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 #define CRK_VERSION_MAJOR 0
-#define CRK_VERSION_MINOR 1
+#define CRK_VERSION_MINOR 2
 
 /* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
 #define CRK_MAX_DIMS 16
@@ -190,9 +190,13 @@ crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_lay
                      const crk_layout *f_l, const void *f, void *out);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
- * parameter i, sizes[i] must equal its size (checked against the registry). */
+ * parameter i, sizes[i] must equal its size (checked against the registry);
+ * shared_bytes of dynamic shared memory (LDS) per block. Symbol version
+ * CRK_0.2: programs built against 0.1, whose crk_launch had no shared_bytes,
+ * keep calling that one (crk_launch@CRK_0.1, which launches with none). */
 crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
-                      const unsigned block[3], void **args, const size_t *sizes, size_t nargs);
+                      const unsigned block[3], unsigned shared_bytes, void **args, const size_t *sizes,
+                      size_t nargs);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,7 @@ struct crk_gpu {
     int (*module_unload)(crk_gpu *g, void *mod);
     int (*get_function)(crk_gpu *g, void **fn, void *mod, const char *name);
     int (*launch)(crk_gpu *g, void *fn, const unsigned grid[3], const unsigned block[3],
-                  void *stream, void **args);
+                  unsigned shared_bytes, void *stream, void **args);
     int (*malloc)(crk_gpu *g, void **p, size_t bytes);
     int (*free)(crk_gpu *g, void *p);
     int (*htod)(crk_gpu *g, void *dst, const void *src, size_t bytes);

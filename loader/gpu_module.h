@@ -9,8 +9,9 @@ static int module_unload(crk_gpu *g, void *m) { return F(g, MUNLOAD, int (*)(voi
 static int get_function(crk_gpu *g, void **f, void *m, const char *n) {
     return F(g, GETFN, int (*)(void **, void *, const char *))(f, m, n);
 }
-static int launch(crk_gpu *g, void *f, const unsigned gr[3], const unsigned bl[3], void *s, void **args) {
+static int launch(crk_gpu *g, void *f, const unsigned gr[3], const unsigned bl[3], unsigned shm, void *s,
+                  void **args) {
     return F(g, LAUNCH, int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                 unsigned, void *, void **, void **))(f, gr[0], gr[1], gr[2], bl[0], bl[1],
-                                                                     bl[2], 0, s, args, NULL);
+                                                                     bl[2], shm, s, args, NULL);
 }

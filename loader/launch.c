@@ -109,7 +109,7 @@ static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_
         return crk_fail(CRK_E_SIGNATURE, "%s: strided layouts need an info buffer, which this kernel does not take",
                         ki->name);
     if (info_len == 0) { /* SlicePtrOrNull::Null */
-        int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, s, args);
+        int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, 0, s, args);
         return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
     }
     const unsigned slot = atomic_fetch_add(&ctx->info_next, 1) % CRK_INFO_SLOTS;
@@ -120,7 +120,7 @@ static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_
     void *dev = (char *)ctx->info_dev + (size_t)slot * CRK_INFO_SLOT_BYTES;
     if (!e) e = ctx->gpu.htod_async(&ctx->gpu, dev, info, info_len * sizeof(size_t), s);
     a->info = dev;
-    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, s, args);
+    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, 0, s, args);
     if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], s);
     ctx->info_event_live[slot] = !e;
     pthread_mutex_unlock(&ctx->info_lock[slot]);
@@ -222,8 +222,13 @@ crk_status crk_check_launch(const crk_kernel_info *ki, const unsigned grid[3], c
     return CRK_OK;
 }
 
-crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
-                      const unsigned block[3], void **args, const size_t *sizes, size_t nargs) {
+/* crk_launch@@CRK_0.2 (the default), with dynamic shared memory. */
+crk_status crk_launch_v0_2(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
+                           const unsigned block[3], unsigned shared_bytes, void **args, const size_t *sizes,
+                           size_t nargs);
+crk_status crk_launch_v0_2(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
+                           const unsigned block[3], unsigned shared_bytes, void **args, const size_t *sizes,
+                           size_t nargs) {
     crk_status st = CRK_OK;
     if (!ctx) return crk_fail(CRK_E_INVALID, "crk_launch: ctx is NULL");
     const crk_kernel_info *ki = kernel(name, -1, &st);
@@ -232,6 +237,16 @@ crk_status crk_launch(crk_ctx *ctx, crk_stream s, const char *name, const unsign
     void *fn = crk_function(ctx, ki, &st);
     if (!fn) return st;
     ctx->gpu.make_current(&ctx->gpu);
-    int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, s, args);
+    int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, shared_bytes, s, args);
     return e ? crk_gpu_error(ctx, e, name) : CRK_OK;
 }
+
+/* crk_launch@CRK_0.1: the 0.1 signature, for programs built against it. */
+crk_status crk_launch_v0_1(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
+                           const unsigned block[3], void **args, const size_t *sizes, size_t nargs);
+crk_status crk_launch_v0_1(crk_ctx *ctx, crk_stream s, const char *name, const unsigned grid[3],
+                           const unsigned block[3], void **args, const size_t *sizes, size_t nargs) {
+    return crk_launch_v0_2(ctx, s, name, grid, block, 0, args, sizes, nargs);
+}
+__asm__(".symver crk_launch_v0_1, crk_launch@CRK_0.1");
+__asm__(".symver crk_launch_v0_2, crk_launch@@CRK_0.2");

@@ -27,7 +27,7 @@ build/unit/%: tests/unit/%.c build/libcrk.a tests/unit/unit.h
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itests/ref -Itests/gpu $< $(filter tests/gpu/%.c,$^) $(REF_LIB_SRCS) build/libcrk.a $(LIB_LIBS) $(CHECK_LIBS) -o $@
 
 # Without `all`'s summary: make check does not reprint the build summary.
-check: artifacts lib cli build/ref_selftest $(UNIT_BINS) build/numeric build/hello build/hello-shared build/hello-small
+check: artifacts lib cli build/ref_selftest $(UNIT_BINS) build/numeric build/hello build/hello-shared build/hello-small build/abi_v0_1
 	$(Q)scripts/check.sh "$(ARCHS)"
 
 .PHONY: check
@@ -39,6 +39,9 @@ build/hello: examples/hello.c build/libcrk.a
 build/hello-shared: examples/hello.c $(LIB_FILES)
 	@echo "  CC    $@"
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< -Lbuild -lcrk -lm -o $@
+build/abi_v0_1: tests/unit/abi_v0_1.c $(LIB_FILES)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< -Lbuild/small -lcrk -o $@
 build/hello-small: examples/hello.c $(LIB_FILES)
 	@echo "  CC    $@"
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< -Lbuild/small -lcrk -lm -o $@

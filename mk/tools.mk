@@ -24,6 +24,7 @@ CC           := gcc                      # pkg: gcc bookworm
 AR           := ar                       # pkg: binutils bookworm
 TOOL_AS      := as                       # pkg: binutils bookworm
 TOOL_LD      := ld                       # pkg: binutils bookworm
+TOOL_OBJDUMP := objdump                  # pkg: binutils bookworm
 PKG_CONFIG   := pkg-config               # pkg: pkg-config bookworm
 TOOL_MAKE    := make                     # pkg: make bookworm
 TOOL_BASH    := bash                     # pkg: bash bookworm

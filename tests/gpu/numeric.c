@@ -124,7 +124,7 @@ static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc
             sizes[n++] = p->size;
         }
         const unsigned grid[3] = {(unsigned)((numel + 255) / 256), 1, 1}, block[3] = {256, 1, 1};
-        st = crk_launch(S->ctx, NULL, ki->name, grid, block, args, sizes, n);
+        st = crk_launch(S->ctx, NULL, ki->name, grid, block, 0, args, sizes, n);
     } else if (ki->family_id == CRK_FAMILY_UNARY) {
         st = crk_unary(S->ctx, NULL, ki->name, &l, src, S->dev[1], p0);
     } else if (ki->family_id == CRK_FAMILY_AFFINE) {

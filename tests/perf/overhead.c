@@ -34,13 +34,13 @@ typedef int (*launch_fn)(crk_ctx *ctx, void *fn, void **args, const crk_layout *
 static int via_raw(crk_ctx *ctx, void *fn, void **args, const crk_layout *l, void *in, void *out) {
     (void)l, (void)in, (void)out;
     static const unsigned g[3] = {1, 1, 1}, b[3] = {256, 1, 1};
-    return ctx->gpu.launch(&ctx->gpu, fn, g, b, NULL, args);
+    return ctx->gpu.launch(&ctx->gpu, fn, g, b, 0, NULL, args);
 }
 static int via_crk_launch(crk_ctx *ctx, void *fn, void **args, const crk_layout *l, void *in, void *out) {
     (void)fn, (void)l, (void)in, (void)out;
     static const unsigned g[3] = {1, 1, 1}, b[3] = {256, 1, 1};
     static const size_t sizes[5] = {8, 8, 8, 8, 8};
-    return crk_launch(ctx, NULL, "ucopy_f32", g, b, args, sizes, 5);
+    return crk_launch(ctx, NULL, "ucopy_f32", g, b, 0, args, sizes, 5);
 }
 static int via_unary(crk_ctx *ctx, void *fn, void **args, const crk_layout *l, void *in, void *out) {
     (void)fn, (void)args;

@@ -38,5 +38,15 @@ run "static" "" build/hello
 run "shared" build build/hello-shared
 run "small" build/small build/hello-small
 
+# Symbol versions: crk_launch@@CRK_0.2 is the default, crk_launch@CRK_0.1
+# stays for programs built against 0.1, and one such program runs.
+for d in build build/small; do
+    n=$((n + 1))
+    syms=$(objdump -T "$(realpath $d/libcrk.so)" | awk '$NF == "crk_launch" {print $(NF-1)}' | sort | tr '\n' ' ')
+    [ "$syms" = "(CRK_0.1) CRK_0.2 " ] || fail "$d: crk_launch versions are '$syms', want (CRK_0.1) CRK_0.2"
+done
+n=$((n + 1))
+out=$(LD_LIBRARY_PATH=build/small build/abi_v0_1 2>&1) || fail "a program built against 0.1: $out"
+
 echo "test_link: $((n - fails))/$n passed"
 [ "$fails" -eq 0 ]
