@@ -5,7 +5,10 @@
  *           [--no-huge] [--json FILE]
  *
  * Each kernel runs on every layout case below with fresh random inputs
- * (specials included) and a poisoned output with a guard zone after it. */
+ * (specials included) and a poisoned output with a guard zone after it,
+ * under both launch shapes of the product: libcrk's helpers (their grid),
+ * and a Candle ROCm backend's (LaunchConfig::for_num_elems: 1024 threads x
+ * ceil(n/1024) blocks, Candle's info convention; rows "<family>@candle"). */
 #include "cases.h"
 #include "results.h"
 #include "values.h"
@@ -18,13 +21,24 @@
 
 #define POOL_BYTES ((size_t)96 << 20)
 
+enum { SHAPE_CRK, SHAPE_CANDLE, SHAPES };
+
 typedef struct {
     crk_ctx *ctx;
     void *dev[4]; /* 0: input / cond, 1: out, 2: t, 3: f */
+    void *dev_info; /* the info buffer of raw launches */
+    int shape;    /* SHAPE_*: how kernels are launched */
     unsigned char *host[5];
     rng_t rng;
     results_t *res;
 } suite_t;
+
+/* Result row of a kernel under a launch shape: "unary", "unary@candle". */
+static const char *row_family(const crk_kernel_info *ki, int shape) {
+    static char buf[32];
+    snprintf(buf, sizeof buf, "%s%s", ki->family, shape == SHAPE_CANDLE ? "@candle" : "");
+    return buf;
+}
 
 static const char *result_dtype(const crk_kernel_info *ki) {
     return crk_dtype_name((crk_dtype)(ki->family_id != CRK_FAMILY_TERNARY ? ki->dtypes[0] : ki->dtypes[1]));
@@ -79,11 +93,59 @@ static int gpu_ok(crk_status st, const crk_kernel_info *ki, const char *cname) {
     return 0;
 }
 
+/* A raw launch as a Candle backend makes it: args from the registry's roles,
+ * the info buffer uploaded by the caller (NULL when every layout is
+ * contiguous, unless always_info: Candle's where always passes one), `block`
+ * threads x ceil(n/block) blocks. in[i] are the inputs (start offsets
+ * applied; in[0] == NULL is Candle's in-place form). */
+static crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const crk_layout *const *ls, size_t nls,
+                             int always_info, const void *const *in, void *out, const double *sc, unsigned block) {
+    size_t numel = crk_layout_numel(ls[0]), nd = ls[0]->rank, info[4 * CRK_MAX_DIMS];
+    if (numel == 0) return CRK_OK; /* for_num_elems(0) is no launch */
+    const size_t len = crk_info_pack(ls, nls, !always_info, info, 4 * CRK_MAX_DIMS);
+    const void *info_dev = NULL;
+    if (len) {
+        crk_status st = crk_memcpy_htod(S->ctx, S->dev_info, info, len * sizeof(size_t));
+        if (st != CRK_OK) return st;
+        info_dev = S->dev_info;
+    }
+    const void *inp[4] = {0};
+    for (size_t i = 0; i < nls && i < 4; i++) inp[i] = in[i];
+    void *args[16];
+    size_t sizes[16];
+    unsigned char scb[4][8];
+    for (unsigned i = 0; i < ki->nparams && i < 16; i++) {
+        const crk_param *p = &ki->params[i];
+        switch ((crk_param_role)p->role) {
+        case CRK_ROLE_NUMEL: args[i] = &numel; break;
+        case CRK_ROLE_NUM_DIMS: args[i] = &nd; break;
+        case CRK_ROLE_INFO: args[i] = &info_dev; break;
+        case CRK_ROLE_INPUT: args[i] = (void *)&inp[p->index & 3]; break;
+        case CRK_ROLE_OUTPUT: args[i] = &out; break;
+        case CRK_ROLE_SCALAR:
+            ref_scalar_from_f64((crk_dtype)p->dtype, sc[p->index & 1], scb[p->index & 3]);
+            args[i] = scb[p->index & 3];
+            break;
+        }
+        sizes[i] = p->size;
+    }
+    const unsigned grid[3] = {(unsigned)((numel + block - 1) / block), 1, 1}, blk[3] = {block, 1, 1};
+    return crk_launch(S->ctx, NULL, ki->name, grid, blk, 0, args, sizes, ki->nparams);
+}
+
+/* The case's name, with the launch shape when it is Candle's. */
+static const char *case_name(const suite_t *S, const layout_case *lc, char *buf, size_t n) {
+    snprintf(buf, n, "%s%s", lc->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");
+    return buf;
+}
+
 /* unary / cast / affine */
 static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const crk_dtype in_dt = (crk_dtype)ki->dtypes[0];
     const crk_dtype out_dt = (crk_dtype)(ki->family_id != CRK_FAMILY_CAST ? ki->dtypes[0] : ki->dtypes[1]);
     const size_t isz = crk_dtype_size(in_dt), osz = crk_dtype_size(out_dt);
+    char cn[128];
+    const char *cname = case_name(S, lc, cn, sizeof cn);
     crk_layout l;
     size_t span = case_layout(lc, lc->kind, &l);
     const size_t numel = crk_layout_numel(&l), in_elems = l.start_offset + span;
@@ -102,29 +164,14 @@ static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc
     }
     if (lc->inplace) memcpy(got, in, numel * isz); /* in-place: the output holds the input */
     if (upload(S, S->dev[0], in, in_elems * isz) || upload(S, S->dev[1], got, (numel + GUARD) * osz))
-        return gpu_ok(CRK_E_GPU, ki, lc->name), 1;
+        return gpu_ok(CRK_E_GPU, ki, cname), 1;
     crk_status st;
     const void *src = lc->inplace ? S->dev[1] : S->dev[0];
-    if (lc->inplace == 2) { /* Candle's in-place form: inp == NULL reads out */
-        size_t nd = l.rank;
-        const void *nul = NULL, *info = NULL;
-        void *out = S->dev[1];
-        unsigned char sc[2][8];
-        void *args[8] = {(void *)&numel, &nd, &info};
-        size_t sizes[8] = {8, 8, 8}, n = 3;
-        for (unsigned i = 3; i < ki->nparams; i++) {
-            const crk_param *p = &ki->params[i];
-            if (p->kind == CRK_ARG_SCALAR) {
-                const int k = !strcmp(p->name, "add");
-                ref_scalar_from_f64((crk_dtype)p->dtype, k ? p1 : p0, sc[k]);
-                args[n] = sc[k];
-            } else {
-                args[n] = !strcmp(p->name, "out") ? (void *)&out : (void *)&nul;
-            }
-            sizes[n++] = p->size;
-        }
-        const unsigned grid[3] = {(unsigned)((numel + 255) / 256), 1, 1}, block[3] = {256, 1, 1};
-        st = crk_launch(S->ctx, NULL, ki->name, grid, block, 0, args, sizes, n);
+    if (lc->inplace == 2 || S->shape == SHAPE_CANDLE) { /* inplace 2: Candle's inp == NULL reads out */
+        const double sc[2] = {p0, p1};
+        const crk_layout *ls[1] = {&l};
+        const void *in0 = lc->inplace == 2 ? NULL : (const char *)src + l.start_offset * isz;
+        st = launch_raw(S, ki, ls, 1, 0, &in0, S->dev[1], sc, S->shape == SHAPE_CANDLE ? 1024 : 256);
     } else if (ki->family_id == CRK_FAMILY_UNARY) {
         st = crk_unary(S->ctx, NULL, ki->name, &l, src, S->dev[1], p0);
     } else if (ki->family_id == CRK_FAMILY_AFFINE) {
@@ -133,9 +180,9 @@ static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc
         st = crk_cast(S->ctx, NULL, ki->name, &l, src, S->dev[1]);
     }
     if (st == CRK_OK) st = crk_synchronize(S->ctx);
-    if (!gpu_ok(st, ki, lc->name)) return 1;
+    if (!gpu_ok(st, ki, cname)) return 1;
     if (crk_memcpy_dtoh(S->ctx, got, S->dev[1], (numel + GUARD) * osz) != CRK_OK)
-        return gpu_ok(CRK_E_GPU, ki, lc->name), 1;
+        return gpu_ok(CRK_E_GPU, ki, cname), 1;
     for (size_t i = 0; i < numel; i++) {
         const unsigned char *x = in + (lc->inplace ? i : offset_of(&l, i)) * isz;
         xs[i] = ref_value_f64(in_dt, x);
@@ -143,13 +190,15 @@ static int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc
         else if (ki->family_id == CRK_FAMILY_AFFINE) ref_affine(in_dt, x, want + i * osz, p0, p1);
         else ref_cast(in_dt, out_dt, x, want + i * osz);
     }
-    return check_output(ki, lc->name, out_dt, got, want, xs, numel, poison);
+    return check_output(ki, cname, out_dt, got, want, xs, numel, poison);
 }
 
 /* where: cond, t and f each get their own layout kind over the same dims. */
 static int run_where(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const crk_dtype cdt = (crk_dtype)ki->dtypes[0], dt = (crk_dtype)ki->dtypes[1];
     const size_t csz = crk_dtype_size(cdt), sz = crk_dtype_size(dt);
+    char cn[128];
+    const char *cname = case_name(S, lc, cn, sizeof cn);
     crk_layout lcnd, lt, lf;
     const size_t sc = case_layout(lc, lc->kind, &lcnd), st_ = case_layout(lc, (lc->kind + 1) % CASE_KINDS, &lt),
                  sf = case_layout(lc, (lc->kind + 2) % CASE_KINDS, &lf);
@@ -162,21 +211,29 @@ static int run_where(suite_t *S, const crk_kernel_info *ki, const layout_case *l
     memset(got, poison, (numel + GUARD) * sz);
     if (upload(S, S->dev[0], cond, (lcnd.start_offset + sc) * csz) || upload(S, S->dev[2], t, (lt.start_offset + st_) * sz) ||
         upload(S, S->dev[3], f, (lf.start_offset + sf) * sz) || upload(S, S->dev[1], got, (numel + GUARD) * sz))
-        return gpu_ok(CRK_E_GPU, ki, lc->name), 1;
-    crk_status st = crk_where(S->ctx, NULL, ki->name, &lcnd, S->dev[0], &lt, S->dev[2], &lf, S->dev[3], S->dev[1]);
+        return gpu_ok(CRK_E_GPU, ki, cname), 1;
+    crk_status st;
+    if (S->shape == SHAPE_CANDLE) {
+        const crk_layout *ls[3] = {&lcnd, &lt, &lf};
+        const void *in[3] = {(const char *)S->dev[0] + lcnd.start_offset * csz,
+                             (const char *)S->dev[2] + lt.start_offset * sz, (const char *)S->dev[3] + lf.start_offset * sz};
+        st = launch_raw(S, ki, ls, 3, 1, in, S->dev[1], NULL, 1024);
+    } else {
+        st = crk_where(S->ctx, NULL, ki->name, &lcnd, S->dev[0], &lt, S->dev[2], &lf, S->dev[3], S->dev[1]);
+    }
     if (st == CRK_OK) st = crk_synchronize(S->ctx);
-    if (!gpu_ok(st, ki, lc->name)) return 1;
+    if (!gpu_ok(st, ki, cname)) return 1;
     if (crk_memcpy_dtoh(S->ctx, got, S->dev[1], (numel + GUARD) * sz) != CRK_OK)
-        return gpu_ok(CRK_E_GPU, ki, lc->name), 1;
+        return gpu_ok(CRK_E_GPU, ki, cname), 1;
     for (size_t i = 0; i < numel; i++) {
         const unsigned char *c = cond + offset_of(&lcnd, i) * csz;
         const unsigned char *src = ref_is_true(cdt, c) ? t + offset_of(&lt, i) * sz : f + offset_of(&lf, i) * sz;
         if (memcmp(got + i * sz, src, sz)) { /* a bit copy: NaN payloads too */
-            printf("FAIL %s [%s] i=%zu: not the bits of the selected element\n", ki->name, lc->name, i);
+            printf("FAIL %s [%s] i=%zu: not the bits of the selected element\n", ki->name, cname, i);
             return 1;
         }
     }
-    return guard_bad(ki, lc->name, got + numel * sz, GUARD * sz, poison);
+    return guard_bad(ki, cname, got + numel * sz, GUARD * sz, poison);
 }
 
 int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res); /* huge.c */
@@ -218,8 +275,10 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < crk_kernel_count(); k++) {
             const crk_kernel_info *ki = crk_kernel_at(k);
             if (filter && fnmatch(filter, ki->name, 0)) continue;
-            for (size_t c = 0; c < N_CASES; c++)
-                if (case_applies(&CASES[c], ki)) results_add(&res, ki->family, result_dtype(ki), nogpu ? 2 : 1);
+            for (int shape = 0; shape < SHAPES; shape++)
+                for (size_t c = 0; c < N_CASES; c++)
+                    if (case_applies(&CASES[c], ki))
+                        results_add(&res, row_family(ki, shape), result_dtype(ki), nogpu ? 2 : 1);
         }
         results_print(&res, "none", json);
         return nogpu ? 0 : 1;
@@ -229,6 +288,8 @@ int main(int argc, char **argv) {
     printf("device: %s\n", res.device);
     for (int i = 0; i < 4; i++)
         if (crk_malloc(S.ctx, &S.dev[i], POOL_BYTES) != CRK_OK) return printf("error: %s\n", crk_last_error()), 1;
+    if (crk_malloc(S.ctx, &S.dev_info, 4 * CRK_MAX_DIMS * sizeof(size_t)) != CRK_OK)
+        return printf("error: %s\n", crk_last_error()), 1;
     for (int i = 0; i < 5; i++)
         if (!(S.host[i] = malloc(POOL_BYTES))) return printf("error: out of host memory\n"), 1;
     const char *family = "";
@@ -240,16 +301,19 @@ int main(int argc, char **argv) {
             printf("-- %s (%lds)\n", ki->family, (long)(time(NULL) - t0));
             family = ki->family;
         }
-        for (size_t c = 0; c < N_CASES; c++) {
-            if (!case_applies(&CASES[c], ki)) continue;
-            const int bad = ki->family_id != CRK_FAMILY_TERNARY ? run_map1(&S, ki, &CASES[c]) : run_where(&S, ki, &CASES[c]);
-            results_add(&res, ki->family, result_dtype(ki), bad ? 1 : 0);
-        }
+        for (S.shape = 0; S.shape < SHAPES; S.shape++)
+            for (size_t c = 0; c < N_CASES; c++) {
+                if (!case_applies(&CASES[c], ki)) continue;
+                const int bad = ki->family_id != CRK_FAMILY_TERNARY ? run_map1(&S, ki, &CASES[c])
+                                                                     : run_where(&S, ki, &CASES[c]);
+                results_add(&res, row_family(ki, S.shape), result_dtype(ki), bad ? 1 : 0);
+            }
     }
     printf("-- huge tensors (%lds)\n", (long)(time(NULL) - t0));
     if (huge) run_huge(S.ctx, &S.rng, &res);
     printf("-- done (%lds)\n", (long)(time(NULL) - t0));
     for (int i = 0; i < 4; i++) crk_free(S.ctx, S.dev[i]);
+    crk_free(S.ctx, S.dev_info);
     for (int i = 0; i < 5; i++) free(S.host[i]);
     crk_close(S.ctx);
     return results_print(&res, res.device, json) ? 1 : 0;

@@ -33,10 +33,10 @@ void results_add(results_t *r, const char *family, const char *dtype, int outcom
 
 unsigned long results_print(const results_t *r, const char *device, const char *json_path) {
     unsigned long tot[3] = {0};
-    printf("\n%-10s %-8s %8s %8s %8s\n", "family", "dtype", "passed", "failed", "skipped");
+    printf("\n%-16s %-8s %8s %8s %8s\n", "family", "dtype", "passed", "failed", "skipped");
     for (int i = 0; i < r->nrows; i++) {
         const res_row *w = &r->rows[i];
-        printf("%-10s %-8s %8lu %8lu %8lu\n", w->family, w->dtype, w->n[0], w->n[1], w->n[2]);
+        printf("%-16s %-8s %8lu %8lu %8lu\n", w->family, w->dtype, w->n[0], w->n[1], w->n[2]);
         for (int k = 0; k < 3; k++) tot[k] += w->n[k];
     }
     printf("device: %s; seed: %" PRIu64 "\n", device, r->seed);

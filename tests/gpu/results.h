@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 typedef struct {
-    char family[16], dtype[16];
+    char family[32], dtype[16];
     unsigned long n[3]; /* passed, failed, skipped */
 } res_row;
 
