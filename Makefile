@@ -83,7 +83,7 @@ define ARCH_RULES
 hsaco/$(1)/%.hsaco: build/gen/%.hip $$$$(call hdr_deps,$(1),$$$$*) $(TOOLSTAMP) build/hipflags
 	@mkdir -p $$(@D) build/dep/$(1)
 	@echo "  HIP   $(1)/$$*  (wave$(call wave,$(1)))"
-	$(Q)$(CLANG) $(HIPFLAGS) --offload-arch=$(1) -D__AMDGCN_WAVEFRONT_SIZE=$(call wave,$(1)) $$(HIPFLAGS_$$*) \
+	$(Q)$(CLANG) $(HIPFLAGS) --offload-arch=$(1) $$(HIPFLAGS_$$*) \
 	  -Xclang -dependency-file -Xclang build/dep/$(1)/$$*.d -Xclang -MT -Xclang $$@ -Xclang -MP -c $$< -o $$@
 endef
 .SECONDEXPANSION:

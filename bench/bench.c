@@ -1,18 +1,20 @@
-/* bench.c — bandwidth of crk's element-wise kernels on the GPU present, next
- * to PyTorch on the same GPU in the same run (bench/README.md).
+/* bench.c — bandwidth of crk's element-wise kernels on the GPU present, under
+ * libcrk's launch and Candle's, next to Candle's own kernels and PyTorch on
+ * the same GPU in the same run (bench/README.md).
  *
  *   bench [--sizes 24,28] [--ops exp,gelu,...] [--out DIR] [--device N]
- *         [--source embedded|dir|bundle --path P] [--no-torch] [--no-plot]
+ *         [--source embedded|dir|bundle --path P] [--candle-dir DIR]
+ *         [--no-candle] [--no-torch] [--no-plot]
  *
  * Timing: after warm-up (3 launches + synchronize), N back-to-back launches
  * then crk_synchronize, timed with the host's monotonic clock; N is chosen
  * so that one sample takes >= 20 ms; 15 samples; the median per launch is
  * reported. Launches are asynchronous, so this measures the GPU's rate.
- * Every row is checked on sampled elements against a CPU computation first:
- * a wrong kernel is never timed, and the exit status is 1. */
+ * Every (row, shape) is checked on sampled elements against a CPU
+ * computation first: a wrong kernel is never timed; a wrong one of ours
+ * makes the exit status 1. */
 #include "bench.h"
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,236 +23,63 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const bench_layout_names[LAY_COUNT] = {"contiguous", "strided", "broadcast"};
+const char *const bench_shape_names[SHAPE_COUNT] = {"crk", "candle", "candle_kernel"};
 
 #define SAMPLES 15
 #define MIN_SAMPLE_S 0.020
 #define MAX_LAUNCHES 200000L
 #define CHECK_POINTS 64
 #define ROTATE_BYTES (256u << 20) /* rotate sets until this many input bytes (L2 is 50 MB) */
-#define MAX_SETS 8
-#define AFFINE_MUL 1.5
-#define AFFINE_ADD -0.25
 
-/* ------------------------------------------------------------ the ops */
-enum { P_F32, P_F32POS, P_BF16, P_F16, P_U8, P_COUNT }; /* input pools */
-enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE };
+static candle_peer *peer; /* Candle's cubins; NULL: unavailable */
 
-typedef struct {
-    const char *op, *kernel, *dtype;
-    int family, pool;    /* where: pool of the condition; t = P_F32, f = P_F32POS */
-    crk_dtype in_dt, out_dt;
-} op_def;
-
-static const op_def OPS[] = {
-    {"copy", "ucopy_f32", "f32", F_UNARY, P_F32, CRK_F32, CRK_F32},
-    {"exp", "uexp_f32", "f32", F_UNARY, P_F32, CRK_F32, CRK_F32},
-    {"gelu", "ugelu_f32", "f32", F_UNARY, P_F32, CRK_F32, CRK_F32},
-    {"silu", "usilu_f32", "f32", F_UNARY, P_F32, CRK_F32, CRK_F32},
-    {"gelu_bf16", "ugelu_bf16", "bf16", F_UNARY, P_BF16, CRK_BF16, CRK_BF16},
-    {"cast_f32_bf16", "cast_f32_bf16", "f32->bf16", F_CAST, P_F32, CRK_F32, CRK_BF16},
-    {"cast_bf16_f32", "cast_bf16_f32", "bf16->f32", F_CAST, P_BF16, CRK_BF16, CRK_F32},
-    {"cast_f32_f16", "cast_f32_f16", "f32->f16", F_CAST, P_F32, CRK_F32, CRK_F16},
-    {"cast_f16_f32", "cast_f16_f32", "f16->f32", F_CAST, P_F16, CRK_F16, CRK_F32},
-    {"cast_f32_u8", "cast_f32_u8", "f32->u8", F_CAST, P_F32POS, CRK_F32, CRK_U8},
-    {"affine", "affine_f32", "f32", F_AFFINE, P_F32, CRK_F32, CRK_F32},
-    {"where", "where_u8_f32", "u8?f32:f32", F_WHERE, P_U8, CRK_F32, CRK_F32},
-};
-#define N_OPS (sizeof OPS / sizeof OPS[0])
-
-static const crk_dtype POOL_DT[P_COUNT] = {CRK_F32, CRK_F32, CRK_BF16, CRK_F16, CRK_U8};
-
-/* ------------------------------------------------------------ data */
-static uint64_t xorshift64s(uint64_t *s) {
-    uint64_t x = *s;
-    x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1DULL;
-}
-static float u01(uint64_t r) { return (float)(r >> 40) * (1.0f / 16777216.0f); }
-static float f32_of_bits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t bits_of_f32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static float bf16_to_f32(uint16_t b) { return f32_of_bits((uint32_t)b << 16); }
-static uint16_t f32_to_bf16_rne(float f) { /* finite inputs only */
-    const uint32_t u = bits_of_f32(f);
-    return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
-}
-static float f16_to_f32(uint16_t h) {
-    const uint32_t s = (uint32_t)(h >> 15), e = (h >> 10) & 31u, m = h & 1023u;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024u), (int)e - 25);
-    return s ? -v : v;
-}
-
-/* Random non-zero values of each pool: f32 in [-8, 8] (|x| >= 1/64),
- * f32 in [1, 250) (for cast to u8), bf16/f16 normals in (-8, 8), u8
- * condition (half zero). */
-static void fill(int pool, void *p, size_t n, uint64_t seed) {
-    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
-    if (!s) s = 1;
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t r = xorshift64s(&s);
-        switch (pool) {
-        case P_F32: {
-            float x = u01(r) * 16.0f - 8.0f;
-            ((float *)p)[i] = fabsf(x) < 0.015625f ? 0.75f : x;
-            break;
-        }
-        case P_F32POS: ((float *)p)[i] = 1.0f + u01(r) * 249.0f; break;
-        case P_BF16: /* exponent 2^-6 .. 2^2, random mantissa and sign */
-            ((uint16_t *)p)[i] = (uint16_t)(((r >> 63) << 15) | ((121u + (r >> 8) % 9u) << 7) | (r & 127u));
-            break;
-        case P_F16:
-            ((uint16_t *)p)[i] = (uint16_t)(((r >> 63) << 15) | ((9u + (r >> 16) % 9u) << 10) | (r & 1023u));
-            break;
-        default: ((uint8_t *)p)[i] = (r >> 32) & 1 ? (uint8_t)((r >> 40) % 255u + 1u) : 0; break;
-        }
-    }
-}
-
-/* ------------------------------------------------------------ state */
-typedef struct {
-    crk_ctx *ctx;
-    size_t n, rows, cols;
-    int sets;                      /* input/output sets rotated over */
-    void *dev[P_COUNT][MAX_SETS];  /* input pools                    */
-    void *host[P_COUNT];           /* host copy of set 0             */
-    void *out[MAX_SETS];           /* outputs, n * 4 bytes each      */
-} state;
-
+/* ------------------------------------------------------------ launching */
 static int fail_gpu(const char *what) {
     printf("ERROR: %s: %s\n", what, crk_last_error());
     fflush(stdout);
     return -1;
 }
 
-/* Element offset of logical index i in the input layout. */
-static size_t in_offset(const state *S, int lay, size_t i) {
-    switch (lay) {
-    case LAY_STRIDED: return i / S->cols + (i % S->cols) * S->rows;
-    case LAY_BCAST: return i % S->cols;
-    default: return i;
-    }
-}
-
-static void make_layout(const state *S, int lay, crk_layout *l) {
-    const size_t dims[2] = {S->rows, S->cols};
-    crk_layout_contiguous(l, 2, dims);
-    if (lay == LAY_STRIDED) l->strides[0] = 1, l->strides[1] = S->rows; /* a (C,R) tensor transposed */
-    else if (lay == LAY_BCAST) l->strides[0] = 0, l->strides[1] = 1;    /* one row re-read           */
-}
-
-static crk_status launch(const state *S, const op_def *op, int lay, int set) {
-    crk_layout l;
-    make_layout(S, lay, &l);
-    void *in = S->dev[op->pool][set], *out = S->out[set];
-    switch (op->family) {
-    case F_UNARY: return crk_unary(S->ctx, NULL, op->kernel, &l, in, out, 0.0);
-    case F_AFFINE: return crk_affine(S->ctx, NULL, op->kernel, &l, in, out, AFFINE_MUL, AFFINE_ADD);
-    case F_CAST: return crk_cast(S->ctx, NULL, op->kernel, &l, in, out);
-    default: {
-        /* strided: all three transposed; broadcast: the condition only */
-        crk_layout tl;
-        make_layout(S, lay == LAY_BCAST ? LAY_CONTIG : lay, &tl);
-        return crk_where(S->ctx, NULL, op->kernel, &l, in, &tl, S->dev[P_F32][set], &tl, S->dev[P_F32POS][set], out);
-    }
-    }
-}
-
-static double bytes_moved(const state *S, const op_def *op, int lay) {
-    const double n = (double)S->n, in_elems = lay == LAY_BCAST ? (double)S->cols : n;
-    if (op->family == F_WHERE) /* condition (u8) + on_true + on_false + out */
-        return in_elems * 1.0 + n * 4.0 * 2.0 + n * 4.0;
-    return in_elems * (double)crk_dtype_size(op->in_dt) + n * (double)crk_dtype_size(op->out_dt);
+/* One launch of P on `set` in `shape`; 0, or -1 with the error printed. */
+static int launch(const bench_state *S, const bench_prep *P, int shape, int set) {
+    if (shape == SHAPE_CRK) return launch_crk(S, P, set) != CRK_OK ? fail_gpu(P->op->kernel) : 0;
+    if (shape == SHAPE_CANDLE) return launch_candle_shape(S, P, set) != CRK_OK ? fail_gpu(P->op->kernel) : 0;
+    unsigned grid[3], block[3];
+    char why[200];
+    candle_grid(P->work, grid, block);
+    if (!candle_peer_launch(peer, P->peer_fn, grid, block, (void **)P->call[set].args, why, sizeof why)) return 0;
+    printf("ERROR: Candle's %s: %s\n", P->op->kernel, why);
+    fflush(stdout);
+    return -1;
 }
 
 /* ------------------------------------------------------------ checking */
-static double gelu_tanh(double x) {
-    return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
-}
-
-/* ugelu_bf16 as the kernel evaluates it (kernels/unary.h): bf16 arithmetic,
- * rounding after each operation, bf16-rounded constants. */
-static float rbf(float v) { return bf16_to_f32(f32_to_bf16_rne(v)); }
-static double gelu_bf16_emulated(float x) {
-    const float x_sq = rbf(x * x), x_cube = rbf(x_sq * x);
-    const float alpha = rbf(x + rbf(rbf(0.044715f) * x_cube));
-    const float k = rbf((float)(1.12837916709551257390 * 0.70710678118654752440));
-    const float t = rbf(tanhf(rbf(k * alpha)));
-    return rbf(rbf(rbf(0.5f) * x) * rbf(1.0f + t));
-}
-
-/* Checks out[i]; returns 0 if right, else prints why. */
-static int check_one(const state *S, const op_def *op, int lay, size_t i, const void *got_p) {
-    const size_t o = in_offset(S, lay, i);
-    const void *in = S->host[op->pool];
-    double ref = 0, got = 0, tol = 0;
-    int exact = 0;
-    switch (op->family) {
-    case F_UNARY:
-    case F_AFFINE: {
-        if (op->in_dt == CRK_BF16) {
-            const float x = bf16_to_f32(((const uint16_t *)in)[o]);
-            got = bf16_to_f32(*(const uint16_t *)got_p);
-            ref = gelu_bf16_emulated(x);
-            /* one bf16 ulp of tanh (inside 1 + tanh) and one of the result */
-            tol = ldexp(fabs(0.5 * x), -8) + ldexp(fabs(ref), -7) + 1e-30;
-            break;
-        }
-        const float xf = ((const float *)in)[o];
-        const double x = xf;
-        got = *(const float *)got_p;
-        if (!strcmp(op->op, "copy")) ref = xf, exact = 1;
-        else if (!strcmp(op->op, "exp")) ref = exp(x), tol = 1e-5 * fabs(ref);
-        else if (!strcmp(op->op, "gelu")) ref = gelu_tanh(x), tol = 1e-5 * fabs(ref) + 1e-6;
-        else if (!strcmp(op->op, "silu")) ref = x / (1.0 + exp(-x)), tol = 1e-5 * fabs(ref) + 1e-6;
-        else ref = x * AFFINE_MUL + AFFINE_ADD, tol = 1e-6 * fabs(ref) + 1e-6;
-        break;
-    }
-    case F_CAST: {
-        exact = 1;
-        if (op->in_dt == CRK_F32) {
-            const float x = ((const float *)in)[o];
-            if (op->out_dt == CRK_BF16) ref = bf16_to_f32(f32_to_bf16_rne(x)), got = bf16_to_f32(*(const uint16_t *)got_p);
-            else if (op->out_dt == CRK_U8) ref = (double)(uint8_t)(uint32_t)x, got = *(const uint8_t *)got_p;
-            else { /* f16: within half an ulp (the inputs are normal f16 values or tiny) */
-                exact = 0, ref = x, got = f16_to_f32(*(const uint16_t *)got_p);
-                tol = ldexp(fabs(ref), -11) + ldexp(1.0, -25);
-            }
-        } else {
-            const uint16_t h = ((const uint16_t *)in)[o];
-            ref = op->in_dt == CRK_BF16 ? bf16_to_f32(h) : f16_to_f32(h);
-            got = *(const float *)got_p;
-        }
-        break;
-    }
-    default: {
-        const uint8_t c = ((const uint8_t *)S->host[P_U8])[o];
-        const size_t ot = lay == LAY_BCAST ? i : o;
-        ref = c ? ((const float *)S->host[P_F32])[ot] : ((const float *)S->host[P_F32POS])[ot];
-        got = *(const float *)got_p, exact = 1;
-        break;
-    }
-    }
-    const int ok = exact ? got == ref : (isfinite(got) && fabs(got - ref) <= tol);
-    if (!ok)
-        printf("ERROR: %s (%s, %s, n=%zu) WRONG at element %zu: got %.9g, expected %.9g%s\n", op->kernel, op->dtype,
-               bench_layout_names[lay], S->n, i, got, ref, exact ? " (exact)" : "");
-    return !ok;
-}
-
-/* Poisons the output, runs once on set 0 and checks CHECK_POINTS elements. */
-static int verify(state *S, const op_def *op, int lay, uint64_t *rng) {
-    const size_t osz = crk_dtype_size(op->out_dt);
-    if (crk_memset(S->ctx, S->out[0], 0xFF, S->n * osz) != CRK_OK) return fail_gpu("memset");
-    if (launch(S, op, lay, 0) != CRK_OK) return fail_gpu(op->kernel);
-    if (crk_synchronize(S->ctx) != CRK_OK) return fail_gpu(op->kernel);
+/* Poisons the output, runs once on set 0 and checks CHECK_POINTS elements
+ * (copy2d: and that the row padding stays untouched). 0 right, 1 wrong,
+ * -1 GPU error. */
+static int verify(const bench_state *S, const bench_prep *P, int shape, uint64_t *rng) {
+    const size_t osz = crk_dtype_size(P->op->out_dt);
+    const char *who = shape == SHAPE_PEER ? "Candle's" : shape == SHAPE_CANDLE ? "(candle shape)" : "(crk shape)";
+    if (crk_memset(S->ctx, S->out[0], 0xFF, op_out_extent(S, P->op) * osz) != CRK_OK) return fail_gpu("memset");
+    if (launch(S, P, shape, 0)) return -1;
+    if (crk_synchronize(S->ctx) != CRK_OK) return fail_gpu(P->op->kernel);
     size_t idx[CHECK_POINTS] = {0, 1, S->n - 1, S->n / 2, S->cols - 1, S->cols, S->n - S->cols};
-    for (size_t k = 7; k < CHECK_POINTS; k++) idx[k] = xorshift64s(rng) % S->n;
+    for (size_t k = 7; k < CHECK_POINTS; k++) idx[k] = bench_rand(rng) % S->n;
     int bad = 0;
+    unsigned char got[8];
     for (size_t k = 0; k < CHECK_POINTS && bad < 4; k++) {
-        unsigned char got[8];
-        if (crk_memcpy_dtoh(S->ctx, got, (const char *)S->out[0] + idx[k] * osz, osz) != CRK_OK) return fail_gpu("dtoh");
-        bad += check_one(S, op, lay, idx[k], got);
+        const size_t o = layout_offset(&P->out_l, idx[k]);
+        if (crk_memcpy_dtoh(S->ctx, got, (const char *)S->out[0] + o * osz, osz) != CRK_OK) return fail_gpu("dtoh");
+        bad += check_one(S, P, idx[k], got, who);
+    }
+    if (P->op->family == F_COPY2D) { /* row 0's padding, just past its C elements */
+        if (crk_memcpy_dtoh(S->ctx, got, (const char *)S->out[0] + S->cols * osz, osz) != CRK_OK) return fail_gpu("dtoh");
+        for (size_t b = 0; b < osz; b++)
+            if (got[b] != 0xFF) {
+                printf("ERROR: %s %s (n=%zu) wrote the row padding (element %zu)\n", who, P->op->kernel, S->n, S->cols);
+                bad++;
+                break;
+            }
     }
     return bad ? 1 : 0;
 }
@@ -267,50 +96,37 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Seconds for `count` launches rotating over the sets, then one synchronize. */
-static int timed_batch(const state *S, const op_def *op, int lay, long count, double *secs) {
+static int timed_batch(const bench_state *S, const bench_prep *P, int shape, long count, double *secs) {
     const double t0 = now_s();
     for (long k = 0; k < count; k++)
-        if (launch(S, op, lay, (int)(k % S->sets)) != CRK_OK) return fail_gpu(op->kernel);
-    if (crk_synchronize(S->ctx) != CRK_OK) return fail_gpu(op->kernel);
+        if (launch(S, P, shape, (int)(k % S->sets))) return -1;
+    if (crk_synchronize(S->ctx) != CRK_OK) return fail_gpu(P->op->kernel);
     *secs = now_s() - t0;
     return 0;
 }
 
-static int measure(const state *S, const op_def *op, int lay, bench_row *row) {
+static int measure(const bench_state *S, const bench_prep *P, int shape, bench_meas *m) {
     double t;
-    if (timed_batch(S, op, lay, 3, &t)) return -1; /* warm-up */
+    if (timed_batch(S, P, shape, 3, &t)) return -1; /* warm-up */
     long count = 4;
     for (;;) { /* calibrate: one batch of >= MIN_SAMPLE_S */
-        if (timed_batch(S, op, lay, count, &t)) return -1;
+        if (timed_batch(S, P, shape, count, &t)) return -1;
         if (t >= MIN_SAMPLE_S || count >= MAX_LAUNCHES) break;
         const double want = count * (1.25 * MIN_SAMPLE_S) / (t > 1e-6 ? t : 1e-6);
         count = want > (double)MAX_LAUNCHES ? MAX_LAUNCHES : (long)want + 1;
     }
     double ms[SAMPLES];
     for (int s = 0; s < SAMPLES; s++) {
-        if (timed_batch(S, op, lay, count, &t)) return -1;
+        if (timed_batch(S, P, shape, count, &t)) return -1;
         ms[s] = 1e3 * t / (double)count;
     }
     qsort(ms, SAMPLES, sizeof ms[0], cmp_double);
-    row->ours_ms = ms[SAMPLES / 2], row->ours_min_ms = ms[0], row->ours_max_ms = ms[SAMPLES - 1];
-    row->launches = count, row->samples = SAMPLES, row->rotate = S->sets;
+    m->ms = ms[SAMPLES / 2], m->min_ms = ms[0], m->max_ms = ms[SAMPLES - 1], m->launches = count;
     return 0;
 }
 
 /* ------------------------------------------------------------ per size */
-static int op_selected(const op_def *op, const char *list) {
-    if (!list) return 1;
-    const size_t lo = strlen(op->op), lk = strlen(op->kernel);
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ',');
-        const size_t len = e ? (size_t)(e - p) : strlen(p);
-        if ((len == lo && !strncmp(p, op->op, lo)) || (len == lk && !strncmp(p, op->kernel, lk))) return 1;
-        p += len + (e ? 1 : 0);
-    }
-    return 0;
-}
-
-static void free_state(state *S) {
+static void free_state(bench_state *S) {
     for (int p = 0; p < P_COUNT; p++) {
         for (int s = 0; s < MAX_SETS; s++)
             if (S->dev[p][s]) crk_free(S->ctx, S->dev[p][s]), S->dev[p][s] = NULL;
@@ -320,62 +136,100 @@ static void free_state(state *S) {
         if (S->out[s]) crk_free(S->ctx, S->out[s]), S->out[s] = NULL;
 }
 
-static int run_size(state *S, int log2n, const char *ops, bench_report *R, uint64_t *rng) {
-    S->n = (size_t)1 << log2n;
-    S->rows = (size_t)1 << (log2n / 2), S->cols = S->n / S->rows;
-    const size_t in_bytes = S->n * 4;
-    S->sets = (int)((ROTATE_BYTES + in_bytes - 1) / in_bytes);
-    if (S->sets < 1) S->sets = 1;
-    if (S->sets > MAX_SETS) S->sets = MAX_SETS;
-    int need[P_COUNT] = {0};
-    need[P_F32] = 1; /* copy always runs: it is the reference */
-    for (size_t k = 0; k < N_OPS; k++)
-        if (!strcmp(OPS[k].op, "copy") || op_selected(&OPS[k], ops)) {
-            need[OPS[k].pool] = 1;
-            if (OPS[k].family == F_WHERE) need[P_F32] = need[P_F32POS] = 1;
-        }
-    printf("n = 2^%d = %zu (%zu x %zu), %d buffer set%s rotated\n", log2n, S->n, S->rows, S->cols, S->sets,
-           S->sets > 1 ? "s" : "");
+static int wanted(const op_def *op, int lay, const char *ops) {
+    if (!(op->layouts & (1u << lay))) return 0;
+    if (op_selected(op, ops)) return 1;
+    return !strcmp(op->op, "copy") && lay == LAY_CONTIG; /* the reference always runs */
+}
+
+/* Why Candle's kernel cannot run this cell, or NULL. */
+static const char *peer_unavailable(const bench_state *S, bench_prep *P, char *why, size_t cap) {
+    if (!peer) return "no Candle cubins";
+    if (!P->ki->upstream) return "not a Candle kernel";
+    if ((uint64_t)op_out_extent(S, P->op) >= ((uint64_t)1 << 32)) return "n >= 2^32 (Candle indexes with 32 bits)";
+    if (!(P->peer_fn = candle_peer_function(peer, P->ki->module, P->ki->name, why, cap))) return why;
+    return NULL;
+}
+
+/* Verifies and times one shape of a row; returns the meas state. */
+static int run_shape(const bench_state *S, bench_prep *P, int shape, bench_row *row, uint64_t *rng) {
+    bench_meas *m = &row->m[shape];
+    char why[300];
+    const char *na = shape == SHAPE_PEER ? peer_unavailable(S, P, why, sizeof why) : NULL;
+    if (na) {
+        printf("  %-14s %-13s %-13s n/a (%s)\n", row->op, bench_layout_names[row->layout], bench_shape_names[shape], na);
+        return -3;
+    }
+    const int v = verify(S, P, shape, rng);
+    if (v > 0) printf("ERROR: not timing %s (%s, %s shape): its results are WRONG\n", P->op->kernel,
+                      bench_layout_names[P->lay], bench_shape_names[shape]);
+    if (v) return v < 0 ? -2 : -1;
+    if (measure(S, P, shape, m)) return -2;
+    printf("  %-14s %-13s %-13s %9.4f ms  %8.1f GB/s  (%ld launches x %d)\n", row->op, bench_layout_names[row->layout],
+           bench_shape_names[shape], m->ms, row->bytes / (m->ms * 1e6), m->launches, SAMPLES);
     fflush(stdout);
+    return 1;
+}
+
+static int alloc_inputs(bench_state *S, int log2n, const char *ops) {
+    int need[P_COUNT] = {0};
+    for (size_t k = 0; k < bench_nops; k++)
+        for (int lay = 0; lay < LAY_COUNT; lay++)
+            if (wanted(&bench_ops[k], lay, ops))
+                for (int i = 0; i < 3; i++)
+                    if (bench_ops[k].pool[i] >= 0) need[bench_ops[k].pool[i]] = 1;
     for (int p = 0; p < P_COUNT; p++) {
         if (!need[p]) continue;
-        const size_t bytes = S->n * crk_dtype_size(POOL_DT[p]);
+        const size_t bytes = S->n * crk_dtype_size(bench_pool_dtype[p]);
         if (!(S->host[p] = malloc(bytes))) return printf("ERROR: out of host memory\n"), -1;
         for (int s = S->sets - 1; s >= 0; s--) { /* set 0 last: the host copy keeps its data */
-            fill(p, S->host[p], S->n, ((uint64_t)log2n << 16) ^ ((uint64_t)p << 8) ^ (uint64_t)s);
+            fill_pool(p, S->host[p], S->n, ((uint64_t)log2n << 16) ^ ((uint64_t)p << 8) ^ (uint64_t)s);
             if (crk_malloc(S->ctx, &S->dev[p][s], bytes) != CRK_OK) return fail_gpu("crk_malloc (input)");
             if (crk_memcpy_htod(S->ctx, S->dev[p][s], S->host[p], bytes) != CRK_OK) return fail_gpu("htod");
         }
     }
-    for (int s = 0; s < S->sets; s++)
-        if (crk_malloc(S->ctx, &S->out[s], S->n * 4) != CRK_OK) return fail_gpu("crk_malloc (output)");
+    return 0;
+}
 
-    for (size_t k = 0; k < N_OPS; k++) {
-        const op_def *op = &OPS[k];
-        const int is_copy = !strcmp(op->op, "copy");
-        if (!is_copy && !op_selected(op, ops)) continue;
+static int run_size(bench_state *S, int log2n, const char *ops, bench_report *R, uint64_t *rng) {
+    S->n = (size_t)1 << log2n;
+    S->rows = (size_t)1 << (log2n / 2), S->cols = S->n / S->rows, S->pitch = S->cols + PITCH_PAD;
+    const size_t in_bytes = S->n * 4;
+    S->sets = (int)((ROTATE_BYTES + in_bytes - 1) / in_bytes);
+    if (S->sets < 1) S->sets = 1;
+    if (S->sets > MAX_SETS) S->sets = MAX_SETS;
+    printf("n = 2^%d = %zu (%zu x %zu), %d buffer set%s rotated\n", log2n, S->n, S->rows, S->cols, S->sets,
+           S->sets > 1 ? "s" : "");
+    fflush(stdout);
+    if (alloc_inputs(S, log2n, ops)) return -1;
+    S->out_bytes = (S->rows * S->pitch) * 4; /* the widest output: f32, pitched rows */
+    for (int s = 0; s < S->sets; s++)
+        if (crk_malloc(S->ctx, &S->out[s], S->out_bytes) != CRK_OK) return fail_gpu("crk_malloc (output)");
+
+    for (size_t k = 0; k < bench_nops; k++) {
+        const op_def *op = &bench_ops[k];
         for (int lay = 0; lay < LAY_COUNT; lay++) {
-            if (is_copy && lay != LAY_CONTIG && !op_selected(op, ops)) continue;
+            if (!wanted(op, lay, ops)) continue;
             bench_row *row = &R->rows[R->nrows++];
             memset(row, 0, sizeof *row);
             row->op = op->op, row->kernel = op->kernel, row->dtype = op->dtype, row->layout = lay;
             row->log2n = log2n, row->n = S->n, row->rows = S->rows, row->cols = S->cols;
-            row->bytes = bytes_moved(S, op, lay);
-            const int v = verify(S, op, lay, rng);
-            if (v) {
-                row->ours_state = v < 0 ? -2 : -1;
-                R->failed = 1;
-                if (v > 0) printf("ERROR: not timing %s (%s): its results are WRONG\n", op->kernel, bench_layout_names[lay]);
+            row->bytes = op_bytes(S, op, lay), row->samples = SAMPLES, row->rotate = S->sets;
+            bench_prep P;
+            if (prep_make(S, op, lay, &P)) {
+                prep_free(S, &P);
+                row->m[SHAPE_CRK].state = row->m[SHAPE_CANDLE].state = -2, R->failed = 1;
                 continue;
             }
-            if (measure(S, op, lay, row)) {
-                row->ours_state = -2, R->failed = 1;
-                continue;
+            for (int shape = 0; shape < SHAPE_COUNT; shape++) {
+                const int st = row->m[shape].state = run_shape(S, &P, shape, row, rng);
+                if (shape != SHAPE_PEER && st < 0) R->failed = 1;
+                if (shape == SHAPE_PEER && st == -2) { /* its context may be broken: stop using it */
+                    printf("ERROR: Candle's kernels disabled for the rest of the run\n");
+                    candle_peer_close(peer), peer = NULL;
+                }
             }
-            row->ours_state = 1;
-            printf("  %-14s %-11s %-10s %9.4f ms  %8.1f GB/s  (%ld launches x %d)\n", op->op, op->dtype,
-                   bench_layout_names[lay], row->ours_ms, row->bytes / (row->ours_ms * 1e6), row->launches, SAMPLES);
-            fflush(stdout);
+            prep_free(S, &P);
         }
     }
     free_state(S);
@@ -406,16 +260,35 @@ static const char *find_file(const char *argv0, const char *rel, char *buf, size
     return NULL;
 }
 
+/* Opens Candle's cubins: --candle-dir, else peers/candle-0.11-sm90 next to the binary. */
+static void open_peer(crk_ctx *ctx, const char *argv0, const char *dir, int device, bench_report *R) {
+    char buf[600], why[300];
+    if (!dir) {
+        const char *slash = strrchr(argv0, '/');
+        snprintf(buf, sizeof buf, "%.*s/peers/candle-0.11-sm90", slash ? (int)(slash - argv0) : 1, slash ? argv0 : ".");
+        if (access(buf, R_OK)) {
+            snprintf(R->candle_info, sizeof R->candle_info, "unavailable (no --candle-dir, no %s)", buf);
+            return;
+        }
+        dir = buf;
+    }
+    if (!(peer = candle_peer_open(ctx, dir, device, why, sizeof why)))
+        snprintf(R->candle_info, sizeof R->candle_info, "unavailable (%s)", why);
+    else snprintf(R->candle_info, sizeof R->candle_info, "Candle's kernels from %s/<module>.cubin", dir);
+}
+
 static int usage(void) {
-    fprintf(stderr, "usage: bench [--sizes 24,28] [--ops copy,exp,gelu,silu,gelu_bf16,cast_f32_bf16,cast_bf16_f32,"
-                    "cast_f32_f16,cast_f16_f32,cast_f32_u8,affine,where] [--out DIR] [--device N]\n"
-                    "             [--source embedded|dir|bundle] [--path P] [--no-torch] [--no-plot]\n");
+    fprintf(stderr, "usage: bench [--sizes 24,28] [--ops copy,exp,gelu,silu,gelu_bf16,cast_f32_bf16,cast_bf16_f32,\n"
+                    "              cast_f32_f16,cast_f16_f32,cast_f32_u8,affine,where,add,mul,maximum_bf16,lt,\n"
+                    "              const_set,copy2d,copy2d_bf16] [--out DIR] [--device N]\n"
+                    "             [--source embedded|dir|bundle] [--path P] [--candle-dir DIR] [--no-candle]\n"
+                    "             [--no-torch] [--no-plot]\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
-    const char *sizes = "24,28", *ops = NULL, *out_dir = "build/bench-results";
-    int torch = 1, plot = 1;
+    const char *sizes = "24,28", *ops = NULL, *out_dir = "build/bench-results", *candle_dir = NULL;
+    int torch = 1, plot = 1, candle = 1;
     crk_options opt = {0, CRK_SOURCE_EMBEDDED, NULL};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) sizes = argv[++i];
@@ -423,6 +296,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out_dir = argv[++i];
         else if (!strcmp(argv[i], "--device") && i + 1 < argc) opt.device = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--path") && i + 1 < argc) opt.path = argv[++i];
+        else if (!strcmp(argv[i], "--candle-dir") && i + 1 < argc) candle_dir = argv[++i];
+        else if (!strcmp(argv[i], "--no-candle")) candle = 0;
         else if (!strcmp(argv[i], "--no-torch")) torch = 0;
         else if (!strcmp(argv[i], "--no-plot")) plot = 0;
         else if (!strcmp(argv[i], "--source") && i + 1 < argc) {
@@ -446,11 +321,7 @@ int main(int argc, char **argv) {
         for (const char *p = ops; *p;) { /* reject unknown names */
             const char *e = strchr(p, ',');
             const size_t len = e ? (size_t)(e - p) : strlen(p);
-            int found = 0;
-            for (size_t k = 0; k < N_OPS; k++)
-                found |= (strlen(OPS[k].op) == len && !strncmp(p, OPS[k].op, len)) ||
-                         (strlen(OPS[k].kernel) == len && !strncmp(p, OPS[k].kernel, len));
-            if (!found) return fprintf(stderr, "bench: unknown op '%.*s'\n", (int)len, p), usage();
+            if (!op_name_known(p, len)) return fprintf(stderr, "bench: unknown op '%.*s'\n", (int)len, p), usage();
             p += len + (e ? 1 : 0);
         }
 
@@ -465,10 +336,13 @@ int main(int argc, char **argv) {
     snprintf(R.device, sizeof R.device, "%s (%s, code object %s)", crk_device_name(ctx), crk_device_target(ctx),
              crk_code_object_target(ctx));
     printf("device: %s\n", R.device);
-    R.rows = calloc((size_t)nsizes * N_OPS * LAY_COUNT, sizeof *R.rows);
+    if (candle) open_peer(ctx, argv[0], candle_dir, opt.device, &R);
+    else snprintf(R.candle_info, sizeof R.candle_info, "unavailable (--no-candle)");
+    printf("candle: %s\n", R.candle_info);
+    R.rows = calloc((size_t)nsizes * bench_nops * LAY_COUNT, sizeof *R.rows);
     if (!R.rows) return printf("ERROR: out of memory\n"), 1;
 
-    state S;
+    bench_state S;
     memset(&S, 0, sizeof S);
     S.ctx = ctx;
     uint64_t rng = 0x853C49E6748FEA9BULL;
@@ -478,6 +352,7 @@ int main(int argc, char **argv) {
             R.failed = 1;
             break;
         }
+    candle_peer_close(peer), peer = NULL;
 
     char buf[1024], path[1200];
     if (torch) {

@@ -5,37 +5,132 @@
 #include <crk.h>
 #include <stddef.h>
 
-enum { LAY_CONTIG, LAY_STRIDED, LAY_BCAST, LAY_COUNT };
+/* Layouts of an R x C problem (ops.c says which operand takes which). */
+enum { LAY_CONTIG, LAY_STRIDED, LAY_BCAST, LAY_BCAST_COL, LAY_PITCHED, LAY_COUNT };
 extern const char *const bench_layout_names[LAY_COUNT];
 
-/* One measured (op, layout, size) cell: ours and the PyTorch peer's. */
+/* How a kernel is launched: libcrk's helpers, Candle's for_num_elems shape
+ * through crk_launch, and Candle's own kernel (cubin) in Candle's shape. */
+enum { SHAPE_CRK, SHAPE_CANDLE, SHAPE_PEER, SHAPE_COUNT };
+extern const char *const bench_shape_names[SHAPE_COUNT];
+
+#define MAX_SETS 8
+#define PITCH_PAD 64 /* copy2d: dst row stride = C + PITCH_PAD (a kv-cache append) */
+
+/* Input pools: random data, one buffer per rotated set. */
+enum { P_F32, P_F32B, P_F32POS, P_BF16, P_BF16B, P_F16, P_U8, P_COUNT };
+extern const crk_dtype bench_pool_dtype[P_COUNT];
+
+enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE, F_BINARY, F_CONST_SET, F_COPY2D };
+
 typedef struct {
-    const char *op;      /* bench name: "exp", "cast_f32_bf16", ...            */
-    const char *kernel;  /* crk kernel: "uexp_f32"                            */
-    const char *dtype;   /* "f32", "f32->bf16", "u8?f32:f32"                   */
+    const char *op, *kernel, *dtype; /* bench name, crk/Candle kernel, label   */
+    int family;
+    int pool[3];                     /* input pools by role index, -1: none    */
+    crk_dtype out_dt;
+    unsigned layouts;                /* bit mask of the LAY_* measured         */
+} op_def;
+
+extern const op_def bench_ops[];
+extern const size_t bench_nops;
+
+/* One problem size and its device buffers. */
+typedef struct {
+    crk_ctx *ctx;
+    size_t n, rows, cols, pitch;
+    int sets;                      /* input/output sets rotated over       */
+    void *dev[P_COUNT][MAX_SETS];  /* input pools                          */
+    void *host[P_COUNT];           /* host copy of set 0                   */
+    void *out[MAX_SETS];           /* outputs, out_bytes each              */
+    size_t out_bytes;
+} bench_state;
+
+/* ops.c */
+int op_selected(const op_def *op, const char *list);        /* list NULL: all */
+int op_name_known(const char *name, size_t len);
+void op_layouts(const bench_state *S, const op_def *op, int lay, crk_layout in[3], crk_layout *out);
+size_t layout_offset(const crk_layout *l, size_t i);         /* logical index -> element offset */
+double op_bytes(const bench_state *S, const op_def *op, int lay);
+size_t op_out_extent(const bench_state *S, const op_def *op); /* elements the output spans */
+int op_scalars(const bench_state *S, const op_def *op, double sc[4]);
+#define AFFINE_MUL 1.5
+#define AFFINE_ADD -0.25
+#define CONST_VALUE 1.5
+
+/* One (op, layout) ready to launch: layouts, and for the raw shapes the
+ * kernel arguments of each set, assembled from the registry's roles, with
+ * the info buffer uploaded once (as Candle caches it). launch.c */
+typedef struct {
+    size_t numel, num_dims;
+    const void *in[3];
+    void *out;
+    void *info;                   /* device pointer, or NULL (SlicePtrOrNull::Null) */
+    unsigned char scalar[4][8];
+    void *args[16];               /* point into this struct: never copy it */
+    size_t sizes[16];
+} raw_call;
+
+typedef struct {
+    const op_def *op;
+    int lay;
+    const crk_kernel_info *ki;
+    crk_layout in_l[3], out_l;
+    size_t work;                  /* elements Candle sizes the grid for   */
+    void *info_dev;
+    raw_call call[MAX_SETS];
+    void *peer_fn;                /* Candle's CUfunction, NULL: none      */
+} bench_prep;
+
+int prep_make(const bench_state *S, const op_def *op, int lay, bench_prep *P);
+void prep_free(const bench_state *S, bench_prep *P);
+crk_status launch_crk(const bench_state *S, const bench_prep *P, int set);
+crk_status launch_candle_shape(const bench_state *S, const bench_prep *P, int set);
+void candle_grid(size_t work, unsigned grid[3], unsigned block[3]);
+
+/* check.c */
+void fill_pool(int pool, void *p, size_t n, uint64_t seed);
+uint64_t bench_rand(uint64_t *s);
+/* Checks the output element of logical index i (its bytes at got); 0 if right. */
+int check_one(const bench_state *S, const bench_prep *P, size_t i, const void *got, const char *who);
+
+/* candle_peer.c: Candle's cubins through the CUDA driver, in libcrk's context. */
+typedef struct candle_peer candle_peer;
+candle_peer *candle_peer_open(crk_ctx *ctx, const char *dir, int device, char *why, size_t cap);
+void *candle_peer_function(candle_peer *p, const char *module, const char *name, char *why, size_t cap);
+int candle_peer_launch(candle_peer *p, void *fn, const unsigned grid[3], const unsigned block[3], void **args,
+                       char *why, size_t cap);
+void candle_peer_close(candle_peer *p);
+
+/* One measured launch shape of a cell. */
+typedef struct {
+    int state;          /* 0 not run, 1 ok, -1 wrong result, -2 launch error, -3 unavailable */
+    double ms, min_ms, max_ms; /* median, min, max per launch                          */
+    long launches;      /* launches per timed sample                                      */
+    double gbps, pct_copy; /* derived; < 0: unavailable                                  */
+} bench_meas;
+
+/* One measured (op, layout, size) cell: ours under both shapes, Candle's
+ * kernel and the PyTorch peer. */
+typedef struct {
+    const char *op, *kernel, *dtype;
     int layout;
     int log2n;
     size_t n, rows, cols;
     double bytes;        /* unique bytes read + bytes written                 */
-    /* ours */
-    int ours_state;      /* 0 not run, 1 ok, -1 wrong result, -2 launch error  */
-    double ours_ms;      /* median per launch                                 */
-    double ours_min_ms, ours_max_ms;
-    long launches;       /* launches per timed sample                         */
-    int samples;
-    int rotate;          /* input/output sets rotated over                    */
-    /* PyTorch peer */
+    bench_meas m[SHAPE_COUNT];
+    int samples, rotate;
     int torch_state;     /* 0 none, 1 ok                                      */
-    double torch_ms;
+    double torch_ms, torch_gbps;
     char torch_op[96];
-    /* derived */
-    double ours_gbps, torch_gbps, pct_copy, ratio; /* < 0: unavailable */
+    double ratio;        /* crk shape / torch, < 0: unavailable               */
+    double ratio_candle; /* candle shape / Candle's kernel                    */
 } bench_row;
 
 typedef struct {
     char device[256];
-    char torch_info[256]; /* "torch 2.x on NVIDIA H100 ..., timer do_bench" or why unavailable */
-    const char *copy_ref; /* "torch copy_" or "crk ucopy_f32 (contiguous)"           */
+    char torch_info[256];  /* "torch 2.x on NVIDIA H100 ..., timer do_bench" or why unavailable */
+    char candle_info[320]; /* "Candle's cubins from DIR" or why unavailable                  */
+    const char *copy_ref;  /* "torch copy_" or "crk ucopy_f32 (contiguous)"                  */
     bench_row *rows;
     size_t nrows;
     int failed;

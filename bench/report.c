@@ -3,7 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Field prefixes of the shapes in JSON and CSV ("ours_" kept for the crk shape). */
+static const char *const PREFIX[SHAPE_COUNT] = {"ours_", "candle_shape_", "candle_kernel_"};
+
 static double gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : -1.0; }
+static double ratio(double a, double b) { return a > 0 && b > 0 ? a / b : -1; }
 
 /* Copy bandwidth at size log2n: PyTorch's contiguous copy_ if it ran, else ours. */
 static double copy_ref(const bench_report *r, int log2n, int *from_torch) {
@@ -11,7 +15,7 @@ static double copy_ref(const bench_report *r, int log2n, int *from_torch) {
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
         if (w->log2n != log2n || w->layout != LAY_CONTIG || strcmp(w->op, "copy")) continue;
-        if (w->ours_state == 1) ours = w->ours_gbps;
+        if (w->m[SHAPE_CRK].state == 1) ours = w->m[SHAPE_CRK].gbps;
         if (w->torch_state == 1) theirs = w->torch_gbps;
     }
     *from_torch = theirs > 0;
@@ -21,7 +25,7 @@ static double copy_ref(const bench_report *r, int log2n, int *from_torch) {
 void report_derive(bench_report *r) {
     for (size_t i = 0; i < r->nrows; i++) {
         bench_row *w = &r->rows[i];
-        w->ours_gbps = w->ours_state == 1 ? gbps(w->bytes, w->ours_ms) : -1;
+        for (int s = 0; s < SHAPE_COUNT; s++) w->m[s].gbps = w->m[s].state == 1 ? gbps(w->bytes, w->m[s].ms) : -1;
         w->torch_gbps = w->torch_state == 1 ? gbps(w->bytes, w->torch_ms) : -1;
     }
     int any_torch = 0, any_ours = 0;
@@ -30,8 +34,12 @@ void report_derive(bench_report *r) {
         int from_torch = 0;
         const double ref = copy_ref(r, w->log2n, &from_torch);
         any_torch |= from_torch, any_ours |= !from_torch && ref > 0;
-        w->pct_copy = w->ours_gbps > 0 && ref > 0 ? 100.0 * w->ours_gbps / ref : -1;
-        w->ratio = w->ours_gbps > 0 && w->torch_gbps > 0 ? w->ours_gbps / w->torch_gbps : -1;
+        for (int s = 0; s < SHAPE_COUNT; s++) {
+            const double p = ratio(w->m[s].gbps, ref);
+            w->m[s].pct_copy = p > 0 ? 100.0 * p : -1;
+        }
+        w->ratio = ratio(w->m[SHAPE_CRK].gbps, w->torch_gbps);
+        w->ratio_candle = ratio(w->m[SHAPE_CANDLE].gbps, w->m[SHAPE_PEER].gbps);
     }
     r->copy_ref = any_torch && any_ours ? "torch copy_ (contiguous f32) where it ran, else crk ucopy_f32 (contiguous)"
                   : any_torch           ? "torch copy_ (contiguous f32, same n)"
@@ -52,7 +60,25 @@ static void json_num(FILE *f, double v) {
     if (v < 0) fputs("null", f);
     else fprintf(f, "%.6g", v);
 }
-static const char *state_name(int s) { return s == 1 ? "ok" : s == -1 ? "WRONG" : s == -2 ? "error" : "not run"; }
+static const char *state_name(int s) {
+    return s == 1 ? "ok" : s == -1 ? "WRONG" : s == -2 ? "error" : s == -3 ? "unavailable" : "not run";
+}
+
+/* "<prefix>status", ms, min, max, GB/s, %copy and launches of one shape. */
+static void json_meas(FILE *f, const char *pre, const bench_meas *m) {
+    const int ok = m->state == 1;
+    fprintf(f, "     \"%sstatus\": \"%s\", \"%sms\": ", pre, state_name(m->state), pre);
+    json_num(f, ok ? m->ms : -1);
+    fprintf(f, ", \"%smin_ms\": ", pre);
+    json_num(f, ok ? m->min_ms : -1);
+    fprintf(f, ", \"%smax_ms\": ", pre);
+    json_num(f, ok ? m->max_ms : -1);
+    fprintf(f, ", \"%sgbps\": ", pre);
+    json_num(f, m->gbps);
+    fprintf(f, ", \"%spct_of_copy\": ", pre);
+    json_num(f, m->pct_copy);
+    fprintf(f, ", \"%slaunches_per_sample\": %ld,\n", pre, ok ? m->launches : 0L);
+}
 
 int report_write_json(const bench_report *r, const char *path) {
     FILE *f = fopen(path, "w");
@@ -61,9 +87,14 @@ int report_write_json(const bench_report *r, const char *path) {
     json_str(f, r->device);
     fprintf(f, ",\n  \"torch\": ");
     json_str(f, r->torch_info);
+    fprintf(f, ",\n  \"candle\": ");
+    json_str(f, r->candle_info);
     fprintf(f, ",\n  \"copy_reference\": ");
     json_str(f, r->copy_ref);
-    fprintf(f, ",\n  \"timing\": \"host clock over N back-to-back launches + synchronize, N so a sample >= 20 ms, "
+    fprintf(f, ",\n  \"shapes\": {\"ours\": \"libcrk helpers\", \"candle_shape\": \"our kernels, crk_launch with "
+               "1024 threads x ceil(n/1024) blocks, info uploaded once\", \"candle_kernel\": \"Candle's cubin, same "
+               "shape and arguments\"},\n");
+    fprintf(f, "  \"timing\": \"host clock over N back-to-back launches + synchronize, N so a sample >= 20 ms, "
                "median of 15 samples\",\n  \"rows\": [\n");
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
@@ -75,18 +106,9 @@ int report_write_json(const bench_report *r, const char *path) {
         json_str(f, w->dtype);
         fprintf(f, ", \"layout\": \"%s\", \"log2n\": %d, \"n\": %zu, \"rows\": %zu, \"cols\": %zu, \"bytes\": %.0f,\n",
                 bench_layout_names[w->layout], w->log2n, w->n, w->rows, w->cols, w->bytes);
-        fprintf(f, "     \"ours_status\": \"%s\", \"ours_ms\": ", state_name(w->ours_state));
-        json_num(f, w->ours_state == 1 ? w->ours_ms : -1);
-        fprintf(f, ", \"ours_min_ms\": ");
-        json_num(f, w->ours_state == 1 ? w->ours_min_ms : -1);
-        fprintf(f, ", \"ours_max_ms\": ");
-        json_num(f, w->ours_state == 1 ? w->ours_max_ms : -1);
-        fprintf(f, ", \"ours_gbps\": ");
-        json_num(f, w->ours_gbps);
-        fprintf(f, ", \"launches_per_sample\": %ld, \"samples\": %d, \"buffer_sets\": %d,\n", w->launches, w->samples,
-                w->rotate);
-        fprintf(f, "     \"pct_of_copy\": ");
-        json_num(f, w->pct_copy);
+        for (int s = 0; s < SHAPE_COUNT; s++) json_meas(f, PREFIX[s], &w->m[s]);
+        fprintf(f, "     \"samples\": %d, \"buffer_sets\": %d, \"pct_of_copy\": ", w->samples, w->rotate);
+        json_num(f, w->m[SHAPE_CRK].pct_copy);
         fprintf(f, ", \"torch_ms\": ");
         json_num(f, w->torch_state == 1 ? w->torch_ms : -1);
         fprintf(f, ", \"torch_gbps\": ");
@@ -96,6 +118,8 @@ int report_write_json(const bench_report *r, const char *path) {
         else fputs("null", f);
         fprintf(f, ", \"ours_over_torch\": ");
         json_num(f, w->ratio);
+        fprintf(f, ", \"candle_shape_over_candle_kernel\": ");
+        json_num(f, w->ratio_candle);
         fprintf(f, "}%s\n", i + 1 < r->nrows ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
@@ -104,23 +128,30 @@ int report_write_json(const bench_report *r, const char *path) {
 
 static void csv_num(FILE *f, double v) {
     if (v >= 0) fprintf(f, "%.6g", v);
+    fputc(',', f);
 }
 
 int report_write_csv(const bench_report *r, const char *path) {
     FILE *f = fopen(path, "w");
     if (!f) return printf("ERROR: cannot write %s\n", path), -1;
-    fprintf(f, "op,kernel,dtype,layout,log2n,n,bytes,ours_status,ours_ms,ours_gbps,pct_of_copy,torch_ms,torch_gbps,"
-               "ours_over_torch,torch_op\n");
+    fprintf(f, "op,kernel,dtype,layout,log2n,n,bytes,");
+    for (int s = 0; s < SHAPE_COUNT; s++)
+        fprintf(f, "%sstatus,%sms,%sgbps,%spct_of_copy,", PREFIX[s], PREFIX[s], PREFIX[s], PREFIX[s]);
+    fprintf(f, "torch_ms,torch_gbps,ours_over_torch,candle_shape_over_candle_kernel,torch_op\n");
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
-        fprintf(f, "%s,%s,%s,%s,%d,%zu,%.0f,%s,", w->op, w->kernel, w->dtype, bench_layout_names[w->layout], w->log2n,
-                w->n, w->bytes, state_name(w->ours_state));
-        csv_num(f, w->ours_state == 1 ? w->ours_ms : -1), fputc(',', f);
-        csv_num(f, w->ours_gbps), fputc(',', f);
-        csv_num(f, w->pct_copy), fputc(',', f);
-        csv_num(f, w->torch_state == 1 ? w->torch_ms : -1), fputc(',', f);
-        csv_num(f, w->torch_gbps), fputc(',', f);
-        csv_num(f, w->ratio), fputc(',', f);
+        fprintf(f, "%s,%s,%s,%s,%d,%zu,%.0f,", w->op, w->kernel, w->dtype, bench_layout_names[w->layout], w->log2n,
+                w->n, w->bytes);
+        for (int s = 0; s < SHAPE_COUNT; s++) {
+            fprintf(f, "%s,", state_name(w->m[s].state));
+            csv_num(f, w->m[s].state == 1 ? w->m[s].ms : -1);
+            csv_num(f, w->m[s].gbps);
+            csv_num(f, w->m[s].pct_copy);
+        }
+        csv_num(f, w->torch_state == 1 ? w->torch_ms : -1);
+        csv_num(f, w->torch_gbps);
+        csv_num(f, w->ratio);
+        csv_num(f, w->ratio_candle);
         fputc('"', f);
         for (const char *s = w->torch_state == 1 ? w->torch_op : ""; *s; s++) {
             if (*s == '"') fputc('"', f);
@@ -135,26 +166,33 @@ static void cell(char *buf, size_t cap, const char *fmt, double v) {
     if (v >= 0) snprintf(buf, cap, fmt, v);
     else snprintf(buf, cap, "-");
 }
+/* GB/s of a shape, or why there is none. */
+static void gbps_cell(char *buf, size_t cap, const bench_meas *m) {
+    if (m->state == 1) cell(buf, cap, "%.1f", m->gbps);
+    else snprintf(buf, cap, "%s", m->state == -3 ? "n/a" : m->state == 0 ? "-" : state_name(m->state));
+}
 
 void report_print_table(const bench_report *r) {
-    printf("\n== crk vs PyTorch, %s\n", r->device);
+    printf("\n== crk vs Candle's kernels vs PyTorch, %s\n", r->device);
     printf("   GB/s = (unique bytes read + bytes written) / median time; %%copy vs %s\n", r->copy_ref);
-    printf("   torch: %s\n", r->torch_info);
-    printf("%-14s %-11s %-10s %-5s %10s %10s %7s %10s %10s %11s\n", "op", "dtype", "layout", "n", "ours ms", "ours GB/s",
-           "%copy", "torch ms", "torch GB/s", "ours/torch");
+    printf("   crk = libcrk's helpers; cshape = our kernels in Candle's launch (1024 x ceil(n/1024), info cached)\n");
+    printf("   candle: %s\n   torch: %s\n", r->candle_info, r->torch_info);
+    const char *fmt = "%-13s %-10s %-13s %-4s %9s %6s %9s %6s %9s %8s %9s %8s\n";
+    printf(fmt, "op", "dtype", "layout", "n", "crk GB/s", "%copy", "cshp GB/s", "%copy", "cndl GB/s", "cshp/cndl",
+           "torch GB/s", "crk/torch");
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
-        char n[16], a[24], b[24], c[24], d[24], e[24], g[24];
+        char n[16], a[24], b[24], c[24], d[24], e[24], g[24], h[24], k[24];
         snprintf(n, sizeof n, "2^%d", w->log2n);
-        if (w->ours_state == 1 || w->ours_state == 0) cell(a, sizeof a, "%.4f", w->ours_state == 1 ? w->ours_ms : -1);
-        else snprintf(a, sizeof a, "%s", state_name(w->ours_state));
-        cell(b, sizeof b, "%.1f", w->ours_gbps);
-        cell(c, sizeof c, "%.1f", w->pct_copy);
-        cell(d, sizeof d, "%.4f", w->torch_state == 1 ? w->torch_ms : -1);
-        cell(e, sizeof e, "%.1f", w->torch_gbps);
-        cell(g, sizeof g, "%.3f", w->ratio);
-        printf("%-14s %-11s %-10s %-5s %10s %10s %7s %10s %10s %11s\n", w->op, w->dtype, bench_layout_names[w->layout],
-               n, a, b, c, d, e, g);
+        gbps_cell(a, sizeof a, &w->m[SHAPE_CRK]);
+        cell(b, sizeof b, "%.1f", w->m[SHAPE_CRK].pct_copy);
+        gbps_cell(c, sizeof c, &w->m[SHAPE_CANDLE]);
+        cell(d, sizeof d, "%.1f", w->m[SHAPE_CANDLE].pct_copy);
+        gbps_cell(e, sizeof e, &w->m[SHAPE_PEER]);
+        cell(g, sizeof g, "%.3f", w->ratio_candle);
+        cell(h, sizeof h, "%.1f", w->torch_gbps);
+        cell(k, sizeof k, "%.3f", w->ratio);
+        printf(fmt, w->op, w->dtype, bench_layout_names[w->layout], n, a, b, c, d, e, g, h, k);
     }
     if (r->failed) printf("\nbench: FAILED (wrong results or GPU errors above)\n");
 }

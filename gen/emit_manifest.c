@@ -59,9 +59,9 @@ int emit_manifest(const gen_kernel *ks, size_t n, const char *dir, const char *c
     for (size_t i = 0; i < n; i++) {
         const gen_kernel *k = &ks[i];
         char t[64];
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"family\": \"%s\", \"module\": \"%s\", \"dtypes\": [\"%s\"", i ? "," : "",
-                k->name, GEN_FAMILIES[k->fam].name, gen_family_module(k->fam), GEN_DTYPES[k->dt[0]].name);
-        if (k->dt[1] >= 0) fprintf(f, ", \"%s\"", GEN_DTYPES[k->dt[1]].name);
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"family\": \"%s\", \"module\": \"%s\", \"dtypes\": [", i ? "," : "",
+                k->name, GEN_FAMILIES[k->fam].name, gen_family_module(k->fam));
+        for (int a = 0; a < GEN_FAMILIES[k->fam].naxes; a++) fprintf(f, "%s\"%s\"", a ? ", " : "", GEN_DTYPES[k->dt[a]].name);
         fprintf(f, "], \"upstream\": %s, \"alias_of\": ", k->upstream ? "true" : "false");
         if (k->alias >= 0) fprintf(f, "\"%s\"", ks[k->alias].name);
         else fprintf(f, "null");
@@ -69,7 +69,7 @@ int emit_manifest(const gen_kernel *ks, size_t n, const char *dir, const char *c
         static const char *const kinds[] = {"size", "pointer", "scalar"};
         for (const gen_param *p = k->sig; p->name; p++)
             fprintf(f, "%s{\"name\": \"%s\", \"type\": \"%s\", \"kind\": \"%s\", \"size\": %d}", p == k->sig ? "" : ", ",
-                    p->name, gen_param_ctype(k, p, t, sizeof t), kinds[gen_param_kind(p)], gen_param_size(k, p));
+                    p->name, gen_param_ctype(k, p, 0, t, sizeof t), kinds[gen_param_kind(p)], gen_param_size(k, p));
         fprintf(f, "]}");
     }
     fprintf(f, "\n  ]\n}\n");

@@ -13,7 +13,8 @@ static void sig_key(const gen_kernel *k, char *buf, size_t n) {
     buf[0] = 0;
     for (const gen_param *p = k->sig; p->name; p++) {
         size_t len = strlen(buf);
-        snprintf(buf + len, n - len, "%s%s|", gen_param_ctype(k, p, t, sizeof t), p->name);
+        snprintf(buf + len, n - len, "%s%s%d%d|", gen_param_ctype(k, p, 0, t, sizeof t), p->name, p->role,
+                 gen_param_index(k, p));
     }
 }
 
@@ -38,9 +39,9 @@ int emit_registry(const gen_kernel *ks, size_t n, const char *path) {
         fprintf(f, "static const crk_param P%zu[] = {\n", j);
         char t[64];
         for (const gen_param *p = ks[i].sig; p->name; p++) {
-            int index, role = gen_param_role(&ks[i], p, &index);
-            fprintf(f, "    {\"%s\", \"%s\", %d, %d, %d, %d, %d},\n", p->name, gen_param_ctype(&ks[i], p, t, sizeof t),
-                    gen_param_kind(p), gen_param_size(&ks[i], p), gen_param_dtype(&ks[i], p), role, index);
+            fprintf(f, "    {\"%s\", \"%s\", %d, %d, %d, %d, %d},\n", p->name, gen_param_ctype(&ks[i], p, 0, t, sizeof t),
+                    gen_param_kind(p), gen_param_size(&ks[i], p), gen_param_dtype(&ks[i], p), p->role,
+                    gen_param_index(&ks[i], p));
         }
         fprintf(f, "};\n");
     }
@@ -53,11 +54,13 @@ int emit_registry(const gen_kernel *ks, size_t n, const char *path) {
         if (k->alias >= 0) snprintf(alias, sizeof alias, "\"%s\"", ks[k->alias].name);
         int info = -1;
         for (const gen_param *p = k->sig; p->name; p++)
-            if (p->role == R_INFO) info = (int)(p - k->sig);
-        fprintf(f, "    {\"%s\", \"%s\", \"%s\", \"%s\", %d, %zu, %d, {%d, %d, -1}, %d, %s, P%zu, %d, %d},\n",
-                k->name, F->name, k->op ? k->op->op : F->root, GEN_MODULES[F->module], (int)F->module,
-                gen_sig_len(k->sig), F->info_arrays, k->dt[0], k->dt[1], k->upstream, alias, sig_of[i], (int)k->fam,
-                info);
+            if (p->role == CRK_ROLE_INFO) info = (int)(p - k->sig);
+        /* op: the unary/binary/cmp op, else the family's name root */
+        const char *op = k->op->op[0] ? k->op->op : F->prefix;
+        fprintf(f, "    {\"%s\", \"%s\", \"%s\", \"%s\", %d, %zu, %d, {%d, %d, %d}, %d, %s, P%zu, %d, %d, %d, %d, %d},\n",
+                k->name, F->name, op, GEN_MODULES[F->module], (int)F->module, gen_sig_len(k->sig), F->info_arrays,
+                k->dt[0], k->dt[1], k->dt[2], k->upstream, alias, sig_of[i], (int)k->fam, info, F->geometry,
+                F->block, F->shared_bytes);
     }
     fprintf(f, "};\nconst size_t crk_registry_count = %zu;\n\n", n);
 

@@ -23,50 +23,60 @@ const char *const GEN_MODULES[MOD_COUNT] = {
     [MOD_TERNARY] = "ternary", [MOD_UNARY] = "unary",
 };
 
-const gen_family GEN_FAMILIES[FAM_COUNT] = {
-    [FAM_UNARY] = {"unary", MOD_UNARY, "unary.h", "u", 2},
-    [FAM_CAST] = {"cast", MOD_CAST, "cast.h", "cast", 2},
-    [FAM_TERNARY] = {"ternary", MOD_TERNARY, "ternary.h", "where", 4},
-    [FAM_AFFINE] = {"affine", MOD_AFFINE, "affine.h", "affine", 2},
+/* ------------------------------------------------------- parameter lists */
+#define P_NUMEL {"numel", CRK_ROLE_NUMEL, PT_SIZE, PM_CONST_VALUE}
+#define P_NDIMS {"num_dims", CRK_ROLE_NUM_DIMS, PT_SIZE, PM_CONST_VALUE}
+#define P_INFO(n) {n, CRK_ROLE_INFO, PT_SIZE, PM_CONST_PTR}
+#define P_IN(n, t) {n, CRK_ROLE_INPUT, t, PM_CONST_PTR}
+#define P_OUT(n, t) {n, CRK_ROLE_OUTPUT, t, PM_PTR}
+#define P_SCALAR(n, t) {n, CRK_ROLE_SCALAR, t, PM_CONST_VALUE}
+#define HEAD P_NUMEL, P_NDIMS, P_INFO("info")
+
+static const gen_param SIG_UNARY[] = {HEAD, P_IN("inp", PT_AXIS0), P_OUT("out", PT_AXIS0), {0}};
+static const gen_param SIG_UNARY1[] = {HEAD, P_SCALAR("param", PT_AXIS0), P_IN("inp", PT_AXIS0),
+                                       P_OUT("out", PT_AXIS0), {0}};
+static const gen_param SIG_CAST[] = {HEAD, P_IN("inp", PT_AXIS0), P_OUT("out", PT_AXIS1), {0}};
+static const gen_param SIG_WHERE[] = {HEAD, P_IN("ids", PT_AXIS0), P_IN("t", PT_AXIS1), P_IN("f", PT_AXIS1),
+                                      P_OUT("out", PT_AXIS1), {0}};
+static const gen_param SIG_AFFINE[] = {HEAD, P_IN("inp", PT_AXIS0), P_OUT("out", PT_AXIS0),
+                                       P_SCALAR("mul", PT_AXIS0), P_SCALAR("add", PT_AXIS0), {0}};
+#define BIN_HEAD P_NUMEL, P_NDIMS, P_INFO("dims_and_strides"), P_IN("lhs", PT_AXIS0), P_IN("rhs", PT_AXIS0)
+static const gen_param SIG_BINARY[] = {BIN_HEAD, P_OUT("out", PT_AXIS0), {0}};
+static const gen_param SIG_CMP[] = {BIN_HEAD, P_OUT("out", PT_U8), {0}};
+static const gen_param SIG_FILL[] = {P_OUT("buf", PT_AXIS0), {"value", CRK_ROLE_SCALAR, PT_AXIS0, PM_VALUE},
+                                     P_NUMEL, {0}};
+static const gen_param SIG_CONST_SET[] = {HEAD, P_SCALAR("inp", PT_AXIS0), P_OUT("out", PT_AXIS0), {0}};
+#define P_U32(n) {n, CRK_ROLE_SCALAR, PT_U32, PM_VALUE}
+static const gen_param SIG_COPY2D[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_U32("d1"), P_U32("d2"),
+                                       P_U32("src_s"), P_U32("dst_s"), {0}};
+
+/* ------------------------------------------------------------------ ops */
+#define U(op, f) {op, "crk::" f, NULL, 1, NULL}
+#define U1(op, f) {op, "crk::" f, SIG_UNARY1, 1, NULL}
+static const gen_op UNARY_OPS[] = {
+    {"copy", "crk::OpCopy", NULL, 0, "f8_e4m3"},
+    U("neg", "OpNeg"),    U("recip", "OpRecip"),     U("exp", "OpExp"),      U("log", "OpLog"),
+    U("sin", "OpSin"),    U("cos", "OpCos"),         U("tanh", "OpTanh"),    U("erf", "OpErf"),
+    U("ceil", "OpCeil"),  U("floor", "OpFloor"),     U("round", "OpRound"),  U("normcdf", "OpNormcdf"),
+    U("abs", "OpAbs"),    U("sqr", "OpSqr"),         U("sqrt", "OpSqrt"),    U("gelu", "OpGelu"),
+    U("gelu_erf", "OpGeluErf"), U("relu", "OpRelu"), U1("elu", "OpElu"),     U("silu", "OpSilu"),
+    U1("powf", "OpPowf"), U("sign", "OpSign"),       U("sigmoid", "OpSigmoid"),
 };
-
-const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }
-
-int gen_module_used(gen_module_id m) {
-    for (int f = 0; f < FAM_COUNT; f++)
-        if (GEN_FAMILIES[f].module == m) return 1;
-    return 0;
-}
-
-#define SIG_HEAD {"numel", R_NUMEL}, {"num_dims", R_NUM_DIMS}, {"info", R_INFO}
-const gen_param GEN_SIG_UNARY[] = {SIG_HEAD, {"inp", R_CPTR_A}, {"out", R_PTR_A}, {0}};
-const gen_param GEN_SIG_UNARY1[] = {SIG_HEAD, {"param", R_SCALAR_A}, {"inp", R_CPTR_A},
-                                    {"out", R_PTR_A}, {0}};
-const gen_param GEN_SIG_CAST[] = {SIG_HEAD, {"inp", R_CPTR_A}, {"out", R_PTR_B}, {0}};
-const gen_param GEN_SIG_WHERE[] = {SIG_HEAD, {"ids", R_CPTR_A}, {"t", R_CPTR_B}, {"f", R_CPTR_B},
-                                   {"out", R_PTR_B}, {0}};
-const gen_param GEN_SIG_AFFINE[] = {SIG_HEAD, {"inp", R_CPTR_A}, {"out", R_PTR_A},
-                                    {"mul", R_SCALAR_A}, {"add", R_SCALAR_A}, {0}};
-
-const gen_unary_op GEN_UNARY_OPS[] = {
-    {"copy", "OpCopy", 0, 0},      {"neg", "OpNeg", 0, 1},       {"recip", "OpRecip", 0, 1},
-    {"exp", "OpExp", 0, 1},        {"log", "OpLog", 0, 1},       {"sin", "OpSin", 0, 1},
-    {"cos", "OpCos", 0, 1},        {"tanh", "OpTanh", 0, 1},     {"erf", "OpErf", 0, 1},
-    {"ceil", "OpCeil", 0, 1},      {"floor", "OpFloor", 0, 1},   {"round", "OpRound", 0, 1},
-    {"normcdf", "OpNormcdf", 0, 1}, {"abs", "OpAbs", 0, 1},      {"sqr", "OpSqr", 0, 1},
-    {"sqrt", "OpSqrt", 0, 1},      {"gelu", "OpGelu", 0, 1},     {"gelu_erf", "OpGeluErf", 0, 1},
-    {"relu", "OpRelu", 0, 1},      {"elu", "OpElu", 1, 1},       {"silu", "OpSilu", 0, 1},
-    {"powf", "OpPowf", 1, 1},      {"sign", "OpSign", 0, 1},     {"sigmoid", "OpSigmoid", 0, 1},
+#define B(op, f) {op, "crk::" f, NULL, 0, NULL}
+static const gen_op BINARY_OPS[] = {
+    B("add", "OpAdd"), B("sub", "OpSub"), B("mul", "OpMul"),
+    B("div", "OpDiv"), B("maximum", "OpMaximum"), B("minimum", "OpMinimum"),
 };
-const size_t GEN_N_UNARY_OPS = sizeof GEN_UNARY_OPS / sizeof GEN_UNARY_OPS[0];
+static const gen_op CMP_OPS[] = {
+    B("eq", "OpEq"), B("ne", "OpNe"), B("lt", "OpLt"), B("le", "OpLe"), B("gt", "OpGt"), B("ge", "OpGe"),
+};
+static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL}};
+#define OPS(a) a, sizeof a / sizeof a[0]
 
-static int is_float(crk_dtype dt) { return dt >= CRK_BF16; }
+/* ------------------------------------------- upstream coverage (§4) */
+static int not_i16_i32(int dt) { return dt != CRK_I16 && dt != CRK_I32; }
 
-int gen_upstream_unary(const gen_unary_op *op, crk_dtype dt) {
-    if (op->math) return is_float(dt);
-    return dt != CRK_I16 && dt != CRK_I32; /* ucopy: no i16/i32 upstream */
-}
-
+static int up_unary(const gen_op *op, const int8_t *dt) { return op->float_only || not_i16_i32(dt[0]); }
 /* Fact sheet §4.4; rows: src, columns: dst, both in crk_dtype order. */
 static const char *const UPSTREAM_CAST[CRK_DTYPE_COUNT] = {
     /*        u8 u32 i16 i32 i64 bf16 f16 f32 f64 f8 */
@@ -75,16 +85,47 @@ static const char *const UPSTREAM_CAST[CRK_DTYPE_COUNT] = {
     [CRK_F16] = "YY---YYYYY",  [CRK_F32] = "YY--YYYYYY",  [CRK_F64] = "YY--YYYYYY",
     [CRK_F8E4M3] = "Y--Y-YYYYY",
 };
-int gen_upstream_cast(crk_dtype src, crk_dtype dst) { return UPSTREAM_CAST[src][dst] == 'Y'; }
-
-int gen_upstream_where(crk_dtype cond, crk_dtype dt) {
-    if (dt == CRK_F8E4M3) return 1; /* every cond dtype, sm >= 89 */
-    int cond_ok = cond == CRK_U8 || cond == CRK_U32 || cond == CRK_I64;
-    return cond_ok && dt != CRK_I16 && dt != CRK_I32;
+static int up_cast(const gen_op *op, const int8_t *dt) { (void)op; return UPSTREAM_CAST[dt[0]][dt[1]] == 'Y'; }
+static int up_where(const gen_op *op, const int8_t *dt) {
+    (void)op;
+    if (dt[1] == CRK_F8E4M3) return 1; /* every cond dtype, sm >= 89 */
+    return dt[0] != CRK_I16 && dt[0] != CRK_I32 && not_i16_i32(dt[1]);
 }
+static int up_all(const gen_op *op, const int8_t *dt) { (void)op, (void)dt; return 1; }
+/* binary, cmp, fill, const_set, copy2d: the 8 dtypes without i16/i32. */
+static int up_no_i16_i32(const gen_op *op, const int8_t *dt) { (void)op; return not_i16_i32(dt[0]); }
 
-const char *gen_fp8_upstream_suffix(gen_family_id fam, const char *unary_op) {
-    if (fam == FAM_TERNARY) return "fp8_e4m3";
-    if (fam == FAM_UNARY && strcmp(unary_op, "copy") != 0) return "fp8_e4m3";
-    return "f8_e4m3";
+static const uint16_t CONDS = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I16) | DT_BIT(CRK_I32) | DT_BIT(CRK_I64);
+
+/* ------------------------------------------------------------ families */
+/* Element-wise: grid-stride, 256-thread blocks (libcrk sizes the grid to
+ * the work; Candle's own shape is 1024 x ceil(n/1024)), no shared memory. */
+#define EW CRK_GEOM_ELEMENTWISE, 256, 0
+const gen_family GEN_FAMILIES[FAM_COUNT] = {
+    [CRK_FAMILY_UNARY] = {"unary", MOD_UNARY, "unary.h", "crk::unary", "u", 2, 1, {DT_ALL}, SIG_UNARY,
+                          OPS(UNARY_OPS), "fp8_e4m3", up_unary, EW},
+    [CRK_FAMILY_CAST] = {"cast", MOD_CAST, "cast.h", "crk::cast", "cast", 2, 2, {DT_ALL, DT_ALL}, SIG_CAST,
+                         OPS(NO_OP), "f8_e4m3", up_cast, EW},
+    [CRK_FAMILY_TERNARY] = {"ternary", MOD_TERNARY, "ternary.h", "crk::where_select", "where", 4, 2,
+                            {CONDS, DT_ALL}, SIG_WHERE, OPS(NO_OP), "fp8_e4m3", up_where, EW},
+    [CRK_FAMILY_AFFINE] = {"affine", MOD_AFFINE, "affine.h", "crk::affine", "affine", 2, 1, {DT_ALL}, SIG_AFFINE,
+                           OPS(NO_OP), "f8_e4m3", up_all, EW},
+    [CRK_FAMILY_BINARY] = {"binary", MOD_BINARY, "binary.h", "crk::binary", "b", 3, 1, {DT_ALL}, SIG_BINARY,
+                           OPS(BINARY_OPS), "f8_e4m3", up_no_i16_i32, EW},
+    [CRK_FAMILY_CMP] = {"cmp", MOD_BINARY, "binary.h", "crk::binary", "", 3, 1, {DT_ALL}, SIG_CMP,
+                        OPS(CMP_OPS), "f8_e4m3", up_no_i16_i32, EW},
+    [CRK_FAMILY_FILL] = {"fill", MOD_FILL, "fill.h", "crk::fill", "fill", 0, 1, {DT_ALL}, SIG_FILL,
+                         OPS(NO_OP), "f8_e4m3", up_no_i16_i32, EW},
+    [CRK_FAMILY_CONST_SET] = {"const_set", MOD_FILL, "fill.h", "crk::const_set", "const_set", 2, 1, {DT_ALL},
+                              SIG_CONST_SET, OPS(NO_OP), "f8_e4m3", up_no_i16_i32, EW},
+    [CRK_FAMILY_COPY2D] = {"copy2d", MOD_FILL, "fill.h", "crk::copy2d", "copy2d", 0, 1, {DT_ALL}, SIG_COPY2D,
+                           OPS(NO_OP), "f8_e4m3", up_no_i16_i32, EW},
+};
+
+const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }
+
+int gen_module_used(gen_module_id m) {
+    for (int f = 0; f < FAM_COUNT; f++)
+        if (GEN_FAMILIES[f].module == m) return 1;
+    return 0;
 }

@@ -1,6 +1,8 @@
 /* optable.h — the op table: the one source of truth for every kernel.
- * Dtypes, families (module, kernel template, parameter list), the ops of
- * each family and which names exist upstream in Candle's CUDA kernels. */
+ * Dtypes, Candle's modules, and one row per family: its module, the device
+ * function its kernels call, its dtype axes, ops and typed parameter list.
+ * The generator writes every kernel's `extern "C"` signature from the row;
+ * a header under kernels/ supplies only the body. */
 #ifndef GEN_OPTABLE_H
 #define GEN_OPTABLE_H
 #include <stddef.h>
@@ -14,17 +16,25 @@ typedef struct {
     uint8_t size;
 } gen_dtype;
 
-/* Parameter roles; A/B are the kernel's first/second dtype. */
-typedef enum { R_NUMEL, R_NUM_DIMS, R_INFO, R_CPTR_A, R_PTR_A, R_CPTR_B, R_PTR_B, R_SCALAR_A } gen_role;
-typedef struct { const char *name; gen_role role; } gen_param;
-#define GEN_MAX_PARAMS 8
+/* A parameter's type: one of the family's dtype axes, or a fixed C type. */
+typedef enum {
+    PT_AXIS0, PT_AXIS1, PT_AXIS2,
+    PT_SIZE, PT_INT, PT_U32, PT_U8, PT_FLOAT, PT_DOUBLE, PT_BOOL, PT_VOID,
+    PT_COUNT
+} gen_ptype;
+/* How it is passed: by value (const or not), or as a pointer. */
+typedef enum { PM_VALUE, PM_CONST_VALUE, PM_CONST_PTR, PM_PTR } gen_pmode;
+
+typedef struct {
+    const char *name;  /* as in Candle's source                          */
+    uint8_t role;      /* crk_param_role                                 */
+    uint8_t type;      /* gen_ptype                                      */
+    uint8_t mode;      /* gen_pmode                                      */
+} gen_param;
+#define GEN_MAX_PARAMS 16
 
 /* The families are libcrk's crk_family (include/crk.h), in the same order. */
 typedef crk_family gen_family_id;
-#define FAM_UNARY CRK_FAMILY_UNARY
-#define FAM_CAST CRK_FAMILY_CAST
-#define FAM_TERNARY CRK_FAMILY_TERNARY
-#define FAM_AFFINE CRK_FAMILY_AFFINE
 #define FAM_COUNT CRK_FAMILY_COUNT
 
 /* Candle's modules, in kernels::Id order; the value is the module id. One
@@ -34,39 +44,45 @@ typedef enum {
     MOD_QUANTIZED, MOD_REDUCE, MOD_SORT, MOD_TERNARY, MOD_UNARY, MOD_COUNT
 } gen_module_id;
 
-typedef struct {
-    const char *name;        /* family, as in the parity TSV               */
-    gen_module_id module;    /* Candle module (one code object per arch)   */
-    const char *header;      /* template under kernels/                    */
-    const char *root;        /* name root: cast_<s>_<d>, where_<c>_<t>; unary: u<op> */
-    uint8_t info_arrays;     /* dims + stride sets in the info buffer      */
-} gen_family;
+/* One op of a family: the name part and the functor the body applies. */
+typedef struct gen_op {
+    const char *op;          /* "exp" -> uexp_<dt>; "" for op-less families */
+    const char *functor;     /* template argument of the body, or NULL      */
+    const gen_param *sig;    /* NULL: the family's parameter list           */
+    uint8_t float_only;      /* kernels for float dtypes only               */
+    const char *fp8;         /* upstream's fp8 suffix, NULL: the family's   */
+} gen_op;
+
+#define DT_ALL ((1u << CRK_DTYPE_COUNT) - 1)
+#define DT_BIT(d) (1u << (d))
 
 typedef struct {
-    const char *op;          /* "exp" -> uexp_<dt>                          */
-    const char *functor;     /* crk::Op* in kernels/unary.h                 */
-    int has_param;           /* UNARY_OP1: scalar before inp               */
-    int math;                /* 0: every dtype (ucopy); 1: float dtypes    */
-} gen_unary_op;
+    const char *name;        /* family, as in the parity TSV                */
+    gen_module_id module;    /* Candle module (one code object per arch)    */
+    const char *header;      /* under kernels/                              */
+    const char *body;        /* device function each kernel calls           */
+    const char *prefix;      /* name = prefix + op + "_" + axis dtypes      */
+    uint8_t info_arrays;     /* dims + stride sets in the info buffer       */
+    uint8_t naxes;           /* dtype axes, each named in the kernel name   */
+    uint16_t axes[3];        /* dtypes allowed on each axis (DT_BIT mask)   */
+    const gen_param *sig;
+    const gen_op *ops;
+    size_t nops;
+    const char *fp8;         /* upstream's fp8 suffix: "f8_e4m3"/"fp8_e4m3" */
+    /* 1 if this dtype combination exists upstream (Candle 0.11 CUDA). */
+    int (*upstream)(const gen_op *op, const int8_t *dt);
+    uint8_t geometry;        /* crk_geometry: how libcrk sizes the grid     */
+    uint16_t block;          /* threads per block of libcrk's launches      */
+    uint32_t shared_bytes;   /* dynamic shared memory per block             */
+} gen_family;
 
 extern const gen_dtype GEN_DTYPES[CRK_DTYPE_COUNT];
 extern const gen_family GEN_FAMILIES[FAM_COUNT];
-extern const gen_unary_op GEN_UNARY_OPS[];
-extern const size_t GEN_N_UNARY_OPS;
 extern const char *const GEN_MODULES[MOD_COUNT]; /* names, by gen_module_id */
 #define GEN_N_MODULES ((size_t)MOD_COUNT)
-extern const gen_param GEN_SIG_UNARY[], GEN_SIG_UNARY1[], GEN_SIG_CAST[], GEN_SIG_WHERE[],
-    GEN_SIG_AFFINE[];
 
 /* Name of a family's module; 1 if some family points at module m. */
 const char *gen_family_module(gen_family_id fam);
 int gen_module_used(gen_module_id m);
-
-/* Upstream (Candle 0.11 CUDA) coverage, for the `upstream` flag. */
-int gen_upstream_unary(const gen_unary_op *op, crk_dtype dt);
-int gen_upstream_cast(crk_dtype src, crk_dtype dst);
-int gen_upstream_where(crk_dtype cond, crk_dtype dt);
-/* Upstream's spelling of the fp8 suffix in a family ("f8_e4m3"/"fp8_e4m3"). */
-const char *gen_fp8_upstream_suffix(gen_family_id fam, const char *unary_op);
 
 #endif

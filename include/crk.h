@@ -61,8 +61,19 @@ typedef enum {
     CRK_FAMILY_CAST,
     CRK_FAMILY_TERNARY, /* where_*: Candle's module "ternary" */
     CRK_FAMILY_AFFINE,
+    CRK_FAMILY_BINARY,    /* b<op>_*: module "binary"                     */
+    CRK_FAMILY_CMP,       /* eq/ne/lt/le/gt/ge_*: module "binary", u8 out */
+    CRK_FAMILY_FILL,      /* fill_*: module "fill"                        */
+    CRK_FAMILY_CONST_SET, /* const_set_*: module "fill"                   */
+    CRK_FAMILY_COPY2D,    /* copy2d_*: module "fill"                      */
     CRK_FAMILY_COUNT
 } crk_family;
+
+/* Launch policy of a family (crk_kernel_info.geometry): how a grid is
+ * sized for its kernels. */
+typedef enum {
+    CRK_GEOM_ELEMENTWISE /* grid-stride over numel: any 1-D grid is correct */
+} crk_geometry;
 
 /* What a parameter is for. Launchers assemble arguments from the roles, never
  * from names or positions; `index` numbers the inputs (where: ids 0, t 1,
@@ -73,7 +84,8 @@ typedef enum {
     CRK_ROLE_INFO,     /* the info buffer (SlicePtrOrNull)        */
     CRK_ROLE_INPUT,    /* a read-only tensor                      */
     CRK_ROLE_OUTPUT,   /* the written tensor                      */
-    CRK_ROLE_SCALAR    /* a by-value scalar of the param's dtype  */
+    CRK_ROLE_SCALAR    /* a by-value scalar of the param's dtype
+                          (fixed C types too: copy2d's uint32_t d1) */
 } crk_param_role;
 
 typedef struct {
@@ -81,7 +93,7 @@ typedef struct {
     const char *ctype;  /* C type as in Candle's source, e.g. "const float *" */
     uint8_t kind;       /* crk_arg_kind                                       */
     uint8_t size;       /* bytes in the kernel argument buffer                */
-    int8_t dtype;       /* element/scalar dtype, -1 for size_t               */
+    int8_t dtype;       /* element/scalar dtype, -1 for size_t and void *     */
     uint8_t role;       /* crk_param_role                                     */
     uint8_t index;      /* which input / scalar (roles INPUT, SCALAR)         */
 } crk_param;
@@ -94,12 +106,16 @@ typedef struct {
     uint16_t module_id;    /* index into crk_module_name()                     */
     uint8_t nparams;
     uint8_t info_arrays;   /* info buffer = dims + (info_arrays-1) stride sets  */
-    int8_t dtypes[3];      /* unary/affine: {T}; cast: {S, D}; where: {C, T}; -1 = none */
+    int8_t dtypes[3];      /* the name's dtype axes: unary/affine/binary/cmp/fill: {T};
+                              cast: {S, D}; where: {C, T}; -1 = none            */
     uint8_t upstream;      /* 1 = name exists in Candle's CUDA kernels          */
     const char *alias_of;  /* other spelling of the same kernel, or NULL       */
     const crk_param *params;
     uint8_t family_id;     /* crk_family                                        */
     int8_t info_param;     /* index of the CRK_ROLE_INFO parameter, -1 if none  */
+    uint8_t geometry;      /* crk_geometry: the family's launch policy          */
+    uint16_t block;        /* threads per block libcrk's helpers launch         */
+    uint32_t shared_bytes; /* dynamic shared memory (LDS) per block             */
 } crk_kernel_info;
 
 size_t crk_kernel_count(void);
@@ -188,6 +204,28 @@ crk_status crk_cast(crk_ctx *ctx, crk_stream s, const char *name, const crk_layo
 crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *cond_l,
                      const void *cond, const crk_layout *t_l, const void *t,
                      const crk_layout *f_l, const void *f, void *out);
+
+/* b<op>_<dt> (badd_f32, bmaximum_bf16, ...): out = lhs op rhs. Both layouts
+ * have lhs's dims (express broadcasting as stride 0); the info buffer is
+ * [dims, lhs strides, rhs strides], NULL when both are contiguous. */
+crk_status crk_binary(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *lhs_l,
+                      const void *lhs, const crk_layout *rhs_l, const void *rhs, void *out);
+/* eq/ne/lt/le/gt/ge_<dt>: out (u8) = 1 or 0; as crk_binary otherwise. */
+crk_status crk_cmp(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *lhs_l,
+                   const void *lhs, const crk_layout *rhs_l, const void *rhs, void *out);
+/* const_set_<dt>: every element of the view l of out (start offset applied,
+ * strided views written in place) = *value, one element of the dtype. */
+crk_status crk_const_set(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *l, void *out,
+                         const void *value);
+/* fill_<dt>: buf[0..numel) = *value, one element of the dtype. */
+crk_status crk_fill(crk_ctx *ctx, crk_stream s, const char *name, void *buf, size_t numel,
+                    const void *value);
+/* copy2d_<dt>: d1 rows of d2 elements from src + src_o (row stride src_s)
+ * to dst + dst_o (row stride dst_s), offsets and strides in elements. The
+ * kernel's d1, d2, src_s, dst_s are uint32_t (larger values are refused);
+ * its offsets are 64-bit, so d1*d2 and row offsets may pass 2^32. */
+crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t d1,
+                      size_t d2, size_t src_s, size_t dst_s, size_t src_o, size_t dst_o);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
  * parameter i, sizes[i] must equal its size (checked against the registry);

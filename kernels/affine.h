@@ -29,12 +29,10 @@ template <class T> struct AffineOp {
         return R::out(m::muladd(R::in(x), R::in(mul), R::in(add)));
     }
 };
-} // namespace crk
-
 /* The scalars come after out. */
-#define CRK_AFFINE(NAME, T)                                                                   \
-    CRK_KERNEL NAME(const size_t numel, const size_t num_dims, const size_t *info, const T *inp, \
-                    T *out, const T mul, const T add) {                                       \
-        crk::run_map(numel, num_dims, info, inp, out, crk::AffineOp<T>{mul, add});            \
-    }
+template <class T>
+CRK_DEV void affine(size_t numel, size_t nd, const size_t *info, const T *inp, T *out, T mul, T add) {
+    run_map(numel, nd, info, inp, out, AffineOp<T>{mul, add});
+}
+} // namespace crk
 #endif

@@ -7,11 +7,8 @@ namespace crk {
 template <class S, class D> struct CastOp {
     CRK_DEV D operator()(S x) const { return convert<D>(x); }
 };
+template <class S, class D> CRK_DEV void cast(size_t numel, size_t nd, const size_t *info, const S *inp, D *out) {
+    run_map(numel, nd, info, inp, out, CastOp<S, D>{});
+}
 } // namespace crk
-
-#define CRK_CAST(NAME, S, D)                                                                  \
-    CRK_KERNEL NAME(const size_t numel, const size_t num_dims, const size_t *info, const S *inp, \
-                    D *out) {                                                                 \
-        crk::run_map(numel, num_dims, info, inp, out, crk::CastOp<S, D>{});                   \
-    }
 #endif

@@ -4,7 +4,20 @@
 #ifndef CRK_PORT_H
 #define CRK_PORT_H
 
+/* The target's wave (warp) size, from the target itself: 64 on gfx9
+ * (GCN/CDNA), 32 on RDNA (we compile wave32) and NVIDIA. Cross-lane code
+ * states its width with it, never with warpSize at run time. */
+#if defined(__HIP__) && defined(__GFX9__)
+#define CRK_WAVE 64
+#else
+#define CRK_WAVE 32
+#endif
+
 #if defined(__HIP__)
+/* clang 22 no longer predefines it; HIP 6.4's headers still read it. */
+#ifndef __AMDGCN_WAVEFRONT_SIZE
+#define __AMDGCN_WAVEFRONT_SIZE CRK_WAVE
+#endif
 #include <hip/hip_runtime.h>
 #define CRK_AMD 1
 #elif defined(__CUDACC__)
@@ -17,11 +30,24 @@
 #endif
 
 #define CRK_DEV __device__ __forceinline__
-/* Candle launches 1024-thread blocks; say so, so that both compilers
- * budget registers for it. */
-#define CRK_KERNEL extern "C" __global__ void __launch_bounds__(1024)
+#define CRK_HD static __device__ __forceinline__ /* headers shared with host C (f8_encode.h) */
+/* A kernel that runs with at most `threads` per block: the compilers budget
+ * registers for it. Element-wise kernels take Candle's 1024-thread blocks. */
+#define CRK_KERNEL_BOUNDED(threads) extern "C" __global__ void __launch_bounds__(threads)
+#define CRK_KERNEL CRK_KERNEL_BOUNDED(1024)
 
 namespace crk {
+
+CRK_DEV void block_barrier() { __syncthreads(); }
+
+/* Butterfly exchange within a wave of CRK_WAVE lanes (explicit width). */
+CRK_DEV float shfl_xor(float v, int mask) {
+#if CRK_AMD
+    return __shfl_xor(v, mask, CRK_WAVE);
+#else
+    return __shfl_xor_sync(0xFFFFFFFFu, v, mask, CRK_WAVE);
+#endif
+}
 
 CRK_DEV uint32_t f32_bits(float f) { return __float_as_uint(f); }
 CRK_DEV float bits_f32(uint32_t u) { return __uint_as_float(u); }

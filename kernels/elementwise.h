@@ -26,6 +26,15 @@ CRK_DEV bool is_contiguous(size_t nd, const size_t *dims, const size_t *strides)
     return true;
 }
 
+/* info == NULL (SlicePtrOrNull::Null), or each of the K stride sets after
+ * dims is contiguous. */
+template <int K> CRK_DEV bool all_contiguous(size_t nd, const size_t *info) {
+    if (info == nullptr) return true;
+    for (int k = 1; k <= K; ++k)
+        if (!is_contiguous(nd, info, info + k * nd)) return false;
+    return true;
+}
+
 CRK_DEV size_t global_id() { return (size_t)blockIdx.x * blockDim.x + threadIdx.x; }
 CRK_DEV size_t global_stride() { return (size_t)blockDim.x * gridDim.x; }
 
@@ -87,6 +96,19 @@ CRK_DEV Offsets<K> strided_offsets(Idx idx, size_t nd, const size_t *dims, const
     return r;
 }
 
+/* Offsets of element i, with 32-bit divisions when the tensor fits. */
+template <int K> CRK_DEV Offsets<K> offsets_of(size_t numel, size_t i, size_t nd, const size_t *info) {
+    return numel > 0xFFFFFFFFull ? strided_offsets<K, size_t>(i, nd, info, info + nd)
+                                 : strided_offsets<K, uint32_t>((uint32_t)i, nd, info, info + nd);
+}
+
+/* Launch shapes. libcrk's grids hold one thread per N-element run, and
+ * each thread moves its run with wide accesses. Candle's for_num_elems
+ * launches a thread per element: there, a thread per run would leave
+ * (N-1)/N of the blocks empty, and an empty 1024-thread block costs about
+ * as much SM time as a working one, so every family takes one element per
+ * thread whenever the grid has a thread for each (global_stride() >= n). */
+
 /* Walks runs of N consecutive logical indices of a strided view: one
  * decode (divisions) per run, then a step of the last dim's strides per
  * element, re-decoding only when the last dim wraps. */
@@ -103,8 +125,7 @@ template <int K> struct Cursor {
         for (int k = 0; k < K; ++k) step[k] = strides[k * nd + nd - 1];
     }
     CRK_DEV void seek(size_t i) {
-        o = wide ? strided_offsets<K, size_t>(i, nd, dims, strides)
-                 : strided_offsets<K, uint32_t>((uint32_t)i, nd, dims, strides);
+        o = offsets_of<K>(wide ? ~(size_t)0 : 0, i, nd, dims);
         r = wide ? i % last : (uint32_t)i % (uint32_t)last;
     }
     CRK_DEV void next(size_t i) { /* i: the index just visited */
@@ -121,6 +142,11 @@ template <int K> struct Cursor {
  * stored with one wide store when the run is whole and aligned. */
 template <int N, int K, class D, class G>
 CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, G g) {
+    if (global_stride() >= numel) { /* a thread per element (see one_per_thread) */
+        const size_t i = global_id();
+        if (i < numel) out[i] = g(i, offsets_of<K>(numel, i, nd, info));
+        return;
+    }
     Cursor<K> c(numel, nd, info);
     const size_t nruns = (numel + N - 1) / N;
     const bool aligned = aligned_for<D, N>(out);
@@ -145,23 +171,31 @@ CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, G 
     }
 }
 
-/* out[i] = f(in[i]) over a contiguous range, vectorized when aligned. */
-template <int N, class S, class D, class F>
-CRK_DEV void map_contiguous(size_t numel, const S *in, D *out, F f) {
-    const size_t gid = global_id(), gs = global_stride();
-    size_t head = 0;
-    if (aligned_for<S, N>(in) && aligned_for<D, N>(out)) {
-        const size_t nvec = numel / N;
-        for (size_t v = gid; v < nvec; v += gs) {
-            const Pack<S, N> a = load_pack<S, N>(in + v * N);
-            Pack<D, N> r;
+/* One vector step of zip_contiguous: out[k] = f(in0[k], in1[k], ...). */
+template <int N, class D, class F, class... S>
+CRK_DEV void zip_packs(D *out, F f, const Pack<S, N> &...p) {
+    Pack<D, N> r;
 #pragma unroll
-            for (int k = 0; k < N; ++k) r.v[k] = f(a.v[k]);
-            store_pack<D, N>(out + v * N, r);
-        }
+    for (int k = 0; k < N; ++k) r.v[k] = f(p.v[k]...);
+    store_pack<D, N>(out, r);
+}
+
+/* out[i] = f(in0[i], in1[i], ...) over contiguous operands, N elements per
+ * step with wide accesses when every pointer is aligned for them. */
+template <int N, class D, class F, class... S>
+CRK_DEV void zip_contiguous(size_t numel, D *out, F f, const S *...in) {
+    const size_t gid = global_id(), gs = global_stride();
+    if (gs >= numel) { /* a thread per element (see one_per_thread) */
+        if (gid < numel) out[gid] = f(in[gid]...);
+        return;
+    }
+    size_t head = 0;
+    if (aligned_for<D, N>(out) && (aligned_for<S, N>(in) && ...)) {
+        const size_t nvec = numel / N;
+        for (size_t v = gid; v < nvec; v += gs) zip_packs<N>(out + v * N, f, load_pack<S, N>(in + v * N)...);
         head = nvec * N;
     }
-    for (size_t i = head + gid; i < numel; i += gs) out[i] = f(in[i]);
+    for (size_t i = head + gid; i < numel; i += gs) out[i] = f(in[i]...);
 }
 
 /* Unary-shaped kernels (unary, cast, affine): Candle's in-place convention
@@ -170,8 +204,8 @@ CRK_DEV void map_contiguous(size_t numel, const S *in, D *out, F f) {
 template <int MaxN = 16, class S, class D, class F>
 CRK_DEV void run_map(size_t numel, size_t nd, const size_t *info, const S *inp, D *out, F f) {
     constexpr int N = VecWidth<S, D>::value < MaxN ? VecWidth<S, D>::value : MaxN;
-    if (info == nullptr || is_contiguous(nd, info, info + nd)) {
-        map_contiguous<N>(numel, inp ? inp : (const S *)out, out, f);
+    if (all_contiguous<1>(nd, info)) {
+        zip_contiguous<N>(numel, out, f, inp ? inp : (const S *)out);
     } else if (inp) {
         map_strided<N, 1>(numel, nd, info, out, [&](size_t, Offsets<1> o) { return f(inp[o.o[0]]); });
     } else { /* in place, upstream reads out[i] (not strided) */

@@ -7,6 +7,7 @@
 #ifndef CRK_NUMERIC_H
 #define CRK_NUMERIC_H
 #include "crk_port.h"
+#include "f8_encode.h"
 
 namespace crk {
 
@@ -74,20 +75,8 @@ CRK_DEV float f8_to_f32(uint8_t b) {
     if (e == 0) return bits_f32(f32_bits((float)m * 0.001953125f) | sign); /* m * 2^-9 */
     return bits_f32(sign | ((e + 120) << 23) | (m << 20));
 }
-/* __nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3): RNE, saturate to
- * +-448 (inf too), NaN -> 0x7F. */
-CRK_DEV uint8_t f32_to_f8(float f) {
-    const uint32_t u = f32_bits(f), a = u & 0x7FFFFFFFu;
-    const uint8_t sign = (uint8_t)((u >> 24) & 0x80);
-    if (a > 0x7F800000u) return 0x7F;
-    if (a > 0x43E00000u) return sign | 0x7E;           /* |x| > 448 */
-    if (a < 0x3C800000u) {                             /* |x| < 2^-6: subnormal */
-        const float m = rintf(bits_f32(a) * 512.0f);   /* exact scale, RNE */
-        return sign | (uint8_t)m;                      /* m == 8 is 2^-6 */
-    }
-    const uint32_t r = (a + 0x7FFFFu + ((a >> 20) & 1u)) >> 20;
-    return sign | (uint8_t)(r - (120u << 3));
-}
+/* SATFINITE encode: the one encoder, shared with libcrk's host scalars. */
+CRK_DEV uint8_t f32_to_f8(float f) { return crk_f8_from_f32_bits(f32_bits(f)); }
 
 /* ------------------------------------------------------- storage types */
 
@@ -248,6 +237,27 @@ template <class D> CRK_DEV D convert(f8 v) { return Conv<D>::from_f(to_f32(v)); 
  * goes through f32 (CAST_OP_FP8), so 0xFF becomes the canonical 0x7F. */
 template <> CRK_DEV f16 convert<f16>(f16 v) { return v; }
 template <> CRK_DEV bf16 convert<bf16>(bf16 v) { return v; }
+
+/* ------------------------------------------------------ shared math */
+namespace m {
+/* maxg/ming, Candle's per-dtype NaN rules (§3.3): f32/f64 NaN-ignoring
+ * (fmaxf), 16-bit NaN-propagating (__hmax_nan), fp8 through f32 (so
+ * NaN-ignoring), integers plain max/min. */
+CRK_DEV float maxg(float a, float b) { return fmaxf(a, b); }
+CRK_DEV double maxg(double a, double b) { return ::fmax(a, b); }
+CRK_DEV float ming(float a, float b) { return fminf(a, b); }
+CRK_DEV double ming(double a, double b) { return ::fmin(a, b); }
+template <class S> CRK_DEV H<S> maxg(H<S> a, H<S> b) {
+    if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};
+    return a.f() > b.f() ? a : b;
+}
+template <class S> CRK_DEV H<S> ming(H<S> a, H<S> b) {
+    if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};
+    return a.f() < b.f() ? a : b;
+}
+template <class I> CRK_DEV I maxg(I a, I b) { return a > b ? a : b; }
+template <class I> CRK_DEV I ming(I a, I b) { return a < b ? a : b; }
+} // namespace m
 
 } // namespace crk
 #endif

@@ -41,14 +41,6 @@ CRK_DEV float pow(float x, float p) { return powf(x, p); }
 CRK_DEV double pow(double x, double p) { return ::pow(x, p); }
 template <class S> CRK_DEV H<S> pow(H<S> x, H<S> p) { return H<S>::make(powf(x.f(), p.f())); }
 
-/* maxg: f32/f64 NaN-ignoring (fmaxf), 16-bit NaN-propagating (__hmax_nan). */
-CRK_DEV float maxg(float a, float b) { return fmaxf(a, b); }
-CRK_DEV double maxg(double a, double b) { return ::fmax(a, b); }
-template <class S> CRK_DEV H<S> maxg(H<S> a, H<S> b) {
-    if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};
-    return a.f() > b.f() ? a : b;
-}
-
 } // namespace m
 
 #define CRK_OP(Name, expr)                                                       \
@@ -119,23 +111,15 @@ template <> struct MaxVec<OpErf, double> { static constexpr int value = 1; };
 template <> struct MaxVec<OpNormcdf, double> { static constexpr int value = 1; };
 template <> struct MaxVec<OpGeluErf, double> { static constexpr int value = 1; };
 
+/* UNARY_OP: (numel, num_dims, info, inp, out); UNARY_OP1 (elu, powf): the
+ * scalar comes before inp. */
 template <class Op, class T>
 CRK_DEV void unary(size_t numel, size_t nd, const size_t *info, T param, const T *inp, T *out) {
     run_map<MaxVec<Op, T>::value>(numel, nd, info, inp, out, Apply<Op, T>{param});
 }
+template <class Op, class T> CRK_DEV void unary(size_t numel, size_t nd, const size_t *info, const T *inp, T *out) {
+    unary<Op, T>(numel, nd, info, T{}, inp, out);
+}
 
 } // namespace crk
-
-/* UNARY_OP: (numel, num_dims, info, inp, out) */
-#define CRK_UNARY(NAME, OP, T)                                                                \
-    CRK_KERNEL NAME(const size_t numel, const size_t num_dims, const size_t *info, const T *inp, \
-                    T *out) {                                                                 \
-        crk::unary<crk::OP, T>(numel, num_dims, info, T{}, inp, out);                         \
-    }
-/* UNARY_OP1 (elu, powf): the scalar comes before inp. */
-#define CRK_UNARY1(NAME, OP, T)                                                               \
-    CRK_KERNEL NAME(const size_t numel, const size_t num_dims, const size_t *info, const T param, \
-                    const T *inp, T *out) {                                                   \
-        crk::unary<crk::OP, T>(numel, num_dims, info, param, inp, out);                       \
-    }
 #endif

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { INIT, COUNT, SETDEV, PROPS6, PROPS5, NAME, VERSION, MLOAD, MUNLOAD, GETFN, LAUNCH, MALLOC,
@@ -64,7 +65,11 @@ static int find_arch_name(const char *buf, size_t len, char *out, size_t olen) {
 int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
                      char *why, size_t wlen) {
     static const char *const libs[] = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
+    /* CRK_HIP_LIBRARY: path of a HIP runtime tried first (e.g. tests/emu's stand-in). */
+    const char *own = getenv("CRK_HIP_LIBRARY");
     memset(g, 0, sizeof *g);
+    if (own && *own && !(g->lib = dlopen(own, RTLD_NOW | RTLD_LOCAL)))
+        return snprintf(why, wlen, "CRK_HIP_LIBRARY=%s cannot be opened: %s", own, dlerror()), -1;
     for (size_t i = 0; i < 3 && !g->lib; i++) g->lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
     if (!g->lib) return snprintf(why, wlen, "HIP runtime not found (libamdhip64.so)"), -1;
     for (int i = 0; i < NFN; i++) g->fn[i] = dlsym(g->lib, names[i]);

@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BLOCK 256u
-
 /* The helper serving each family (named in errors). */
 static const char *helper_of(crk_family f) {
     switch (f) {
@@ -15,6 +13,11 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_CAST: return "crk_cast";
     case CRK_FAMILY_TERNARY: return "crk_where";
     case CRK_FAMILY_AFFINE: return "crk_affine";
+    case CRK_FAMILY_BINARY: return "crk_binary";
+    case CRK_FAMILY_CMP: return "crk_cmp";
+    case CRK_FAMILY_FILL: return "crk_fill";
+    case CRK_FAMILY_CONST_SET: return "crk_const_set";
+    case CRK_FAMILY_COPY2D: return "crk_copy2d";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";
@@ -45,7 +48,11 @@ typedef struct {
     unsigned char scalar[4][8];  /* scalars converted to the param dtype */
 } arg_pack;
 
-static crk_status pack_args(const crk_kernel_info *ki, arg_pack *a, const double *scalars, unsigned nscalars) {
+/* Scalars arrive as doubles (converted like Candle's T::from_f64), or, for
+ * raw != NULL, scalar 0 as the bytes of one element of its dtype (const_set
+ * and fill take Candle's Scalar exactly, i64 beyond 2^53 too). */
+static crk_status pack_args(const crk_kernel_info *ki, arg_pack *a, const double *scalars, unsigned nscalars,
+                            const void *raw) {
     if (ki->nparams > sizeof a->args / sizeof a->args[0])
         return crk_fail(CRK_E_SIGNATURE, "%s: %u parameters, more than the launcher takes", ki->name, ki->nparams);
     for (unsigned i = 0; i < ki->nparams; i++) {
@@ -61,9 +68,11 @@ static crk_status pack_args(const crk_kernel_info *ki, arg_pack *a, const double
             break;
         case CRK_ROLE_OUTPUT: a->args[i] = &a->out; break;
         case CRK_ROLE_SCALAR:
-            if (p->index >= nscalars || p->index >= sizeof a->scalar / sizeof a->scalar[0])
+            if ((p->index >= nscalars && !(raw && p->index == 0)) || p->index >= sizeof a->scalar / sizeof a->scalar[0] ||
+                p->size > sizeof a->scalar[0])
                 return crk_fail(CRK_E_SIGNATURE, "%s: missing scalar '%s'", ki->name, p->name);
-            crk_scalar_from_f64((crk_dtype)p->dtype, scalars[p->index], a->scalar[p->index]);
+            if (raw && p->index == 0) memcpy(a->scalar[0], raw, p->size);
+            else crk_scalar_from_f64((crk_dtype)p->dtype, scalars[p->index], a->scalar[p->index]);
             a->args[i] = a->scalar[p->index];
             break;
         default: return crk_fail(CRK_E_SIGNATURE, "%s: parameter %u has an unknown role", ki->name, i);
@@ -81,8 +90,10 @@ static crk_status check_layout(const char *what, const crk_layout *l) {
 }
 
 /* Threads needed: contiguous kernels move 16 bytes of the narrowest operand
- * per thread (kernels/elementwise.h), strided ones one element. */
+ * per thread (kernels/elementwise.h), strided ones one element; blocks of
+ * the registry's size. */
 static void grid_for(const crk_kernel_info *ki, size_t numel, int strided, unsigned grid[3]) {
+    const size_t block = ki->block;
     size_t narrow = 8;
     for (unsigned i = 0; i < ki->nparams; i++)
         if (ki->params[i].kind == CRK_ARG_PTR && ki->params[i].dtype >= 0) {
@@ -90,26 +101,26 @@ static void grid_for(const crk_kernel_info *ki, size_t numel, int strided, unsig
             if (s < narrow) narrow = s;
         }
     const size_t per_thread = strided ? 1 : 16 / narrow;
-    size_t blocks = ((numel + per_thread - 1) / per_thread + BLOCK - 1) / BLOCK;
+    size_t blocks = ((numel + per_thread - 1) / per_thread + block - 1) / block;
     if (blocks > 0x7FFFFFFFu) blocks = 0x7FFFFFFFu; /* grid-stride covers the rest */
     grid[0] = (unsigned)(blocks ? blocks : 1), grid[1] = grid[2] = 1;
 }
 
 /* Takes an info slot, uploads info into it on the stream (no host sync),
  * launches, and marks the slot busy until the kernel is done. */
+/* work: the element count the grid is sized for. */
 static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, void *fn,
-                                   const size_t *info, size_t info_len, arg_pack *a) {
-    const size_t numel = a->numel;
+                                   const size_t *info, size_t info_len, arg_pack *a, size_t work) {
     void **args = a->args;
     ctx->gpu.make_current(&ctx->gpu);
-    unsigned grid[3], block[3] = {BLOCK, 1, 1};
-    grid_for(ki, numel, info_len != 0, grid);
+    unsigned grid[3], block[3] = {ki->block, 1, 1};
+    grid_for(ki, work, info_len != 0, grid);
     a->info = NULL;
     if (info_len != 0 && ki->info_param < 0)
         return crk_fail(CRK_E_SIGNATURE, "%s: strided layouts need an info buffer, which this kernel does not take",
                         ki->name);
     if (info_len == 0) { /* SlicePtrOrNull::Null */
-        int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, 0, s, args);
+        int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, ki->shared_bytes, s, args);
         return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
     }
     const unsigned slot = atomic_fetch_add(&ctx->info_next, 1) % CRK_INFO_SLOTS;
@@ -120,7 +131,7 @@ static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_
     void *dev = (char *)ctx->info_dev + (size_t)slot * CRK_INFO_SLOT_BYTES;
     if (!e) e = ctx->gpu.htod_async(&ctx->gpu, dev, info, info_len * sizeof(size_t), s);
     a->info = dev;
-    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, 0, s, args);
+    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, ki->shared_bytes, s, args);
     if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], s);
     ctx->info_event_live[slot] = !e;
     pthread_mutex_unlock(&ctx->info_lock[slot]);
@@ -131,25 +142,57 @@ static const void *at_offset(const void *p, const crk_layout *l, int dt) {
     return p ? (const char *)p + l->start_offset * crk_dtype_size((crk_dtype)dt) : NULL;
 }
 
-/* Kernels of one input layout (unary, cast, affine). */
-static crk_status map1(crk_ctx *ctx, crk_stream s, const char *name, crk_family family,
-                       const crk_layout *l, const void *inp, void *out, const double *scalars, unsigned nscalars) {
+/* The dtype of input i (role index) or, for i < 0, of the output. */
+static int operand_dtype(const crk_kernel_info *ki, int i) {
+    for (unsigned k = 0; k < ki->nparams; k++) {
+        const crk_param *p = &ki->params[k];
+        if (i < 0 ? p->role == CRK_ROLE_OUTPUT : p->role == CRK_ROLE_INPUT && p->index == i) return p->dtype;
+    }
+    return -1;
+}
+
+/* Kernels of n input layouts sharing the first one's shape (unary, cast,
+ * affine: 1; binary, cmp: 2; where: 3), writing a contiguous output. */
+typedef struct {
+    size_t n;
+    const char *const *what;       /* names in errors: "lhs", "rhs", ...  */
+    const crk_layout *const *ls;
+    const void *const *ptrs;
+} inputs;
+
+static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family family, inputs in, void *out,
+                       const double *scalars, unsigned nscalars) {
     crk_status st = CRK_OK;
-    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "launch");
+    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : helper_of(family));
     const crk_kernel_info *ki = kernel(name, (int)family, &st);
     if (!ki) return st;
-    if ((st = check_layout("input", l)) != CRK_OK) return st;
-    if (!inp || !out) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, inp ? "out" : "inp");
-    size_t info[2 * CRK_MAX_DIMS];
-    arg_pack a = {.numel = crk_layout_numel(l), .num_dims = l->rank, .out = out};
+    for (size_t i = 0; i < in.n; i++)
+        if ((st = check_layout(in.what[i], in.ls[i])) != CRK_OK) return st;
+    for (size_t i = 0; i < in.n; i++)
+        if (!in.ptrs[i]) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, in.what[i]);
+    if (!out) return crk_fail(CRK_E_INVALID, "%s: out pointer is NULL", name);
+    const crk_layout *l0 = in.ls[0];
+    for (size_t i = 1; i < in.n; i++)
+        if (in.ls[i]->rank != l0->rank || memcmp(in.ls[i]->dims, l0->dims, l0->rank * sizeof(size_t)))
+            return crk_fail(CRK_E_INVALID, "%s: %s must have %s's shape (broadcast with stride 0 first)", name,
+                            in.what[i], in.what[0]);
+    size_t info[4 * CRK_MAX_DIMS];
+    arg_pack a = {.numel = crk_layout_numel(l0), .num_dims = l0->rank, .out = out};
     if (a.numel == 0) return CRK_OK;
-    const crk_layout *ls[1] = {l};
-    size_t info_len = crk_info_pack(ls, 1, 1, info, 2 * CRK_MAX_DIMS);
+    /* NULL info when every layout is contiguous (Candle passes one to where
+     * always; ours accepts NULL too, so contiguous launches skip the upload). */
+    const size_t info_len = crk_info_pack(in.ls, in.n, 1, info, 4 * CRK_MAX_DIMS);
     void *fn = crk_function(ctx, ki, &st);
     if (!fn) return st;
-    a.in[0] = at_offset(inp, l, ki->dtypes[0]);
-    if ((st = pack_args(ki, &a, scalars, nscalars)) != CRK_OK) return st;
-    return launch_with_info(ctx, s, ki, fn, info, info_len, &a);
+    for (size_t i = 0; i < in.n && i < 4; i++) a.in[i] = at_offset(in.ptrs[i], in.ls[i], operand_dtype(ki, (int)i));
+    if ((st = pack_args(ki, &a, scalars, nscalars, NULL)) != CRK_OK) return st;
+    return launch_with_info(ctx, s, ki, fn, info, info_len, &a, a.numel);
+}
+
+static crk_status map1(crk_ctx *ctx, crk_stream s, const char *name, crk_family family, const crk_layout *l,
+                       const void *inp, void *out, const double *scalars, unsigned nscalars) {
+    static const char *const what[] = {"input"};
+    return mapn(ctx, s, name, family, (inputs){1, what, &l, &inp}, out, scalars, nscalars);
 }
 
 crk_status crk_unary(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *in, const void *inp,
@@ -171,33 +214,91 @@ crk_status crk_cast(crk_ctx *ctx, crk_stream s, const char *name, const crk_layo
 crk_status crk_where(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *cond_l,
                      const void *cond, const crk_layout *t_l, const void *t, const crk_layout *f_l,
                      const void *f, void *out) {
-    crk_status st = CRK_OK;
-    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "where");
-    const crk_kernel_info *ki = kernel(name, CRK_FAMILY_TERNARY, &st);
-    if (!ki) return st;
-    if ((st = check_layout("condition", cond_l)) || (st = check_layout("on_true", t_l)) ||
-        (st = check_layout("on_false", f_l)))
-        return st;
-    if (!cond || !t || !f || !out) return crk_fail(CRK_E_INVALID, "%s: NULL buffer pointer", name);
-    if (t_l->rank != cond_l->rank || f_l->rank != cond_l->rank ||
-        memcmp(t_l->dims, cond_l->dims, cond_l->rank * sizeof(size_t)) ||
-        memcmp(f_l->dims, cond_l->dims, cond_l->rank * sizeof(size_t)))
-        return crk_fail(CRK_E_INVALID, "%s: on_true/on_false must have the condition's shape "
-                        "(broadcast with stride 0 first)", name);
-    size_t info[4 * CRK_MAX_DIMS];
-    arg_pack a = {.numel = crk_layout_numel(cond_l), .num_dims = cond_l->rank, .out = out};
-    if (a.numel == 0) return CRK_OK;
+    static const char *const what[] = {"condition", "on_true", "on_false"};
     const crk_layout *ls[3] = {cond_l, t_l, f_l};
-    /* Upstream's where kernel always gets an info buffer (it never tests for
-     * NULL); ours accepts NULL too, so contiguous launches skip the upload. */
-    size_t info_len = crk_info_pack(ls, 3, 1, info, 4 * CRK_MAX_DIMS);
+    const void *ptrs[3] = {cond, t, f};
+    return mapn(ctx, s, name, CRK_FAMILY_TERNARY, (inputs){3, what, ls, ptrs}, out, NULL, 0);
+}
+
+static crk_status map2(crk_ctx *ctx, crk_stream s, const char *name, crk_family family, const crk_layout *lhs_l,
+                       const void *lhs, const crk_layout *rhs_l, const void *rhs, void *out) {
+    static const char *const what[] = {"lhs", "rhs"};
+    const crk_layout *ls[2] = {lhs_l, rhs_l};
+    const void *ptrs[2] = {lhs, rhs};
+    return mapn(ctx, s, name, family, (inputs){2, what, ls, ptrs}, out, NULL, 0);
+}
+
+crk_status crk_binary(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *lhs_l, const void *lhs,
+                      const crk_layout *rhs_l, const void *rhs, void *out) {
+    return map2(ctx, s, name, CRK_FAMILY_BINARY, lhs_l, lhs, rhs_l, rhs, out);
+}
+
+crk_status crk_cmp(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *lhs_l, const void *lhs,
+                   const crk_layout *rhs_l, const void *rhs, void *out) {
+    return map2(ctx, s, name, CRK_FAMILY_CMP, lhs_l, lhs, rhs_l, rhs, out);
+}
+
+crk_status crk_const_set(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *l, void *out,
+                         const void *value) {
+    crk_status st = CRK_OK;
+    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "crk_const_set");
+    const crk_kernel_info *ki = kernel(name, CRK_FAMILY_CONST_SET, &st);
+    if (!ki) return st;
+    if ((st = check_layout("output", l)) != CRK_OK) return st;
+    if (!out || !value) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, out ? "value" : "out");
+    size_t info[2 * CRK_MAX_DIMS];
+    arg_pack a = {.numel = crk_layout_numel(l), .num_dims = l->rank};
+    if (a.numel == 0) return CRK_OK;
+    const size_t info_len = crk_info_pack(&l, 1, 1, info, 2 * CRK_MAX_DIMS);
     void *fn = crk_function(ctx, ki, &st);
     if (!fn) return st;
-    a.in[0] = at_offset(cond, cond_l, ki->dtypes[0]);
-    a.in[1] = at_offset(t, t_l, ki->dtypes[1]);
-    a.in[2] = at_offset(f, f_l, ki->dtypes[1]);
-    if ((st = pack_args(ki, &a, NULL, 0)) != CRK_OK) return st;
-    return launch_with_info(ctx, s, ki, fn, info, info_len, &a);
+    a.out = (void *)at_offset(out, l, operand_dtype(ki, -1));
+    if ((st = pack_args(ki, &a, NULL, 0, value)) != CRK_OK) return st;
+    return launch_with_info(ctx, s, ki, fn, info, info_len, &a, a.numel);
+}
+
+/* Kernels without an info buffer (fill, copy2d): numel sizes the grid. */
+static crk_status launch_plain(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, arg_pack *a, size_t work) {
+    crk_status st = CRK_OK;
+    void *fn = crk_function(ctx, ki, &st);
+    if (!fn) return st;
+    return launch_with_info(ctx, s, ki, fn, NULL, 0, a, work);
+}
+
+crk_status crk_fill(crk_ctx *ctx, crk_stream s, const char *name, void *buf, size_t numel, const void *value) {
+    crk_status st = CRK_OK;
+    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "crk_fill");
+    const crk_kernel_info *ki = kernel(name, CRK_FAMILY_FILL, &st);
+    if (!ki) return st;
+    if (!buf || !value) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, buf ? "value" : "buf");
+    arg_pack a = {.numel = numel, .out = buf};
+    if (numel == 0) return CRK_OK;
+    if ((st = pack_args(ki, &a, NULL, 0, value)) != CRK_OK) return st;
+    return launch_plain(ctx, s, ki, &a, numel);
+}
+
+crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t d1,
+                      size_t d2, size_t src_s, size_t dst_s, size_t src_o, size_t dst_o) {
+    crk_status st = CRK_OK;
+    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "crk_copy2d");
+    const crk_kernel_info *ki = kernel(name, CRK_FAMILY_COPY2D, &st);
+    if (!ki) return st;
+    if (!src || !dst) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, src ? "dst" : "src");
+    if (d1 > UINT32_MAX || d2 > UINT32_MAX || src_s > UINT32_MAX || dst_s > UINT32_MAX)
+        return crk_fail(CRK_E_INVALID, "%s: d1, d2, src_s and dst_s are uint32_t kernel parameters (%zu, %zu, %zu, %zu "
+                        "given); split the copy into pieces below 2^32", name, d1, d2, src_s, dst_s);
+    if (d1 > 1 && dst_s < d2) /* source rows may overlap (stride 0 repeats a row), written ones may not */
+        return crk_fail(CRK_E_INVALID, "%s: dst_s=%zu is below the row length d2=%zu: written rows would overlap",
+                        name, dst_s, d2);
+    if (d1 == 0 || d2 == 0) return CRK_OK; /* as Candle: no launch */
+    const double sc[4] = {(double)d1, (double)d2, (double)src_s, (double)dst_s};
+    const size_t esz = crk_dtype_size((crk_dtype)ki->dtypes[0]);
+    arg_pack a = {.out = (char *)dst + dst_o * esz};
+    a.in[0] = (const char *)src + src_o * esz;
+    if ((st = pack_args(ki, &a, sc, 4, NULL)) != CRK_OK) return st;
+    /* each thread copies a run of 16 bytes within one row */
+    const size_t run = 16 / esz;
+    return launch_plain(ctx, s, ki, &a, d1 * ((d2 + run - 1) / run) * run);
 }
 
 /* Checks a raw launch against the registry signature (no GPU needed). */

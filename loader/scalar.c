@@ -2,6 +2,7 @@
  * integers like Rust `as` (truncate, saturate, NaN -> 0), f16/bf16 rounded
  * once to nearest-even, f8e4m3 via f32 with saturation to +-448. */
 #include "scalar.h"
+#include "../kernels/f8_encode.h"
 #include <math.h>
 #include <string.h>
 
@@ -25,17 +26,11 @@ static uint32_t narrow(double v, int E, int M) {
     return sign | ((uint32_t)(exp + bias) << M) | ((uint32_t)m & ((1u << M) - 1));
 }
 
+/* The kernels' own encoder (kernels/f8_encode.h), on the f32 bits. */
 static uint8_t f32_to_f8(float f) {
-    if (isnan(f)) return 0x7F;
-    const uint8_t sign = signbit(f) ? 0x80 : 0;
-    float a = fabsf(f);
-    if (a > 448.0f) return sign | 0x7E;
-    if (a < 0.015625f) return sign | (uint8_t)nearbyintf(a * 512.0f); /* subnormal */
-    int e;
-    frexpf(a, &e);
-    uint32_t m = (uint32_t)nearbyintf(ldexpf(a, 4 - e)); /* 4 significant bits */
-    if (m == 16) m = 8, e++;
-    return sign | (uint8_t)((e - 1 + 7) << 3) | (uint8_t)(m & 7);
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return crk_f8_from_f32_bits(u);
 }
 
 static int64_t sat(double v, double lo, double hi) {

@@ -50,7 +50,7 @@ build/hello-small: examples/hello.c $(LIB_FILES)
 ASAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1
 ASAN_LIB_SRCS = $(LIB_SRCS) build/gen/registry.c build/gen/embedded-none.S
 build/asan/test_results: tests/gpu/results.c
-build/asan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h) tests/unit/unit.h
+build/asan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h) kernels/f8_encode.h tests/unit/unit.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@ (asan+ubsan)"
 	$(Q)$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -Itests/ref -Itests/gpu $< $(filter tests/gpu/%.c,$^) $(REF_LIB_SRCS) $(ASAN_LIB_SRCS) $(LIB_LIBS) $(CHECK_LIBS) -o $@

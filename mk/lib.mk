@@ -6,11 +6,11 @@ LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o) build/obj/gen/registry.o build/obj/gen
 LIB_CFLAGS = $(WARN) $(CFLAGS) $(CPPFLAGS) -fPIC -fvisibility=default
 LIB_LIBS := -lzstd -lz -ldl -lpthread -lm
 
-build/obj/%.o: %.c $(wildcard include/*.h loader/*.h) | build/gen/stamp $(TOOLSTAMP)
+build/obj/%.o: %.c $(wildcard include/*.h loader/*.h) kernels/f8_encode.h | build/gen/stamp $(TOOLSTAMP)
 	@mkdir -p $(@D)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
-build/obj/gen/registry.o: build/gen/registry.c $(wildcard include/*.h loader/*.h)
+build/obj/gen/registry.o: build/gen/registry.c $(wildcard include/*.h loader/*.h) kernels/f8_encode.h
 	@mkdir -p $(@D)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@

@@ -49,8 +49,3 @@ size_t case_layout(const layout_case *c, int kind, crk_layout *l) {
     }
     return span;
 }
-
-int case_applies(const layout_case *c, const crk_kernel_info *ki) {
-    if (!c->inplace) return 1;
-    return ki->family_id == CRK_FAMILY_UNARY || ki->family_id == CRK_FAMILY_AFFINE;
-}

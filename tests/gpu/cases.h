@@ -19,6 +19,4 @@ extern const size_t N_CASES;
 /* Builds the layout of kind `kind` over the case's dims; returns the span
  * (elements past start_offset that the view can touch). */
 size_t case_layout(const layout_case *c, int kind, crk_layout *l);
-/* In-place cases only for unary and affine (Candle's in-place families). */
-int case_applies(const layout_case *c, const crk_kernel_info *ki);
 #endif

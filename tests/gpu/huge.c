@@ -1,5 +1,6 @@
-/* huge.c — tensors of >= 2^28 elements, and beyond 2^32 for unary, cast and
- * where (upstream's 32-bit indices stop there; ours must not). Skipped when
+/* huge.c — tensors of >= 2^28 elements, and beyond 2^32 for unary, cast,
+ * where, binary and copy2d (upstream's 32-bit indices stop there; ours must
+ * not). Skipped when
  * the GPU lacks the memory. Elements are checked in full where the reference
  * is a table or a copy; uexp_f32 and the 2^32 transposed copy check a random
  * sample of 2^24 elements plus the first and last 2^20. */
@@ -154,6 +155,74 @@ done:
     return rc;
 }
 
+/* badd_u8 over n elements past 2^32: contiguous, or rhs a broadcast row
+ * ([r, c] + [1, c] as stride 0, so rhs offsets stay small while lhs's and
+ * out's pass 2^32). Every element checked. */
+static int binary_add(crk_ctx *ctx, rng_t *r, size_t rows, size_t cols, int bcast) {
+    const char *kernel = "badd_u8";
+    const size_t n = rows * cols, nr = bcast ? cols : n;
+    void *d[3] = {0};
+    unsigned char *h[3] = {malloc(n), malloc(nr), malloc(n + GUARD)};
+    int rc = 2;
+    if (!h[0] || !h[1] || !h[2]) { printf("skipped: %s: host memory\n", kernel); goto done; }
+    if (dev_alloc(ctx, &d[0], n, kernel) || dev_alloc(ctx, &d[1], nr, kernel) || dev_alloc(ctx, &d[2], n + GUARD, kernel))
+        goto done;
+    rc = 1;
+    fill_bytes(h[0], n, r), fill_bytes(h[1], nr, r);
+    crk_layout ll, lr;
+    const size_t dims[2] = {rows, cols};
+    crk_layout_contiguous(&ll, 2, dims), crk_layout_contiguous(&lr, 2, dims);
+    if (bcast) lr.strides[0] = 0;
+    if (crk_memcpy_htod(ctx, d[0], h[0], n) || crk_memcpy_htod(ctx, d[1], h[1], nr) ||
+        crk_memset(ctx, d[2], 0xA5, n + GUARD))
+        goto done;
+    crk_status st = crk_binary(ctx, NULL, kernel, &ll, d[0], &lr, d[1], d[2]);
+    if (st == CRK_OK) st = crk_synchronize(ctx);
+    if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, h[2], d[2], n + GUARD);
+    if (st != CRK_OK) { printf("FAIL %s [huge]: %s\n", kernel, crk_last_error()); goto done; }
+    rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        if (h[2][i] != (unsigned char)(h[0][i] + h[1][bcast ? i % cols : i]))
+            printf("FAIL %s [huge%s] at element %zu\n", kernel, bcast ? ", broadcast rhs" : "", i), rc = 1;
+    for (size_t g = 0; g < GUARD && !rc; g++)
+        if (h[2][n + g] != 0xA5) printf("FAIL %s [huge]: wrote past the end\n", kernel), rc = 1;
+    if (!rc) printf("ok   %s [huge: %zu elements%s, all checked]\n", kernel, n, bcast ? ", broadcast rhs" : "");
+done:
+    for (int i = 0; i < 3; i++) crk_free(ctx, d[i]), free(h[i]);
+    return rc;
+}
+
+/* copy2d_u8 of d1 x d2 > 2^32 elements into rows padded by 3 bytes: row
+ * offsets pass 2^32 (upstream's u32 i1*dst_s wraps). Every byte checked. */
+static int copy2d_huge(crk_ctx *ctx, rng_t *r, size_t d1, size_t d2) {
+    const char *kernel = "copy2d_u8";
+    const size_t dst_s = d2 + 3, ns = d1 * d2, nd = (d1 - 1) * dst_s + d2 + GUARD;
+    void *d[2] = {0};
+    unsigned char *h[2] = {malloc(ns), malloc(nd)};
+    int rc = 2;
+    if (!h[0] || !h[1]) { printf("skipped: %s: host memory\n", kernel); goto done; }
+    if (dev_alloc(ctx, &d[0], ns, kernel) || dev_alloc(ctx, &d[1], nd, kernel)) goto done;
+    rc = 1;
+    fill_bytes(h[0], ns, r);
+    if (crk_memcpy_htod(ctx, d[0], h[0], ns) || crk_memset(ctx, d[1], 0xA5, nd)) goto done;
+    crk_status st = crk_copy2d(ctx, NULL, kernel, d[0], d[1], d1, d2, d2, dst_s, 0, 0);
+    if (st == CRK_OK) st = crk_synchronize(ctx);
+    if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, h[1], d[1], nd);
+    if (st != CRK_OK) { printf("FAIL %s [huge]: %s\n", kernel, crk_last_error()); goto done; }
+    rc = 0;
+    for (size_t row = 0; row < d1 && !rc; row++) {
+        if (memcmp(h[1] + row * dst_s, h[0] + row * d2, d2)) printf("FAIL %s [huge] row %zu\n", kernel, row), rc = 1;
+        for (size_t g = row * dst_s + d2; g < (row + 1) * dst_s && row + 1 < d1 && !rc; g++)
+            if (h[1][g] != 0xA5) printf("FAIL %s [huge]: wrote into the gap after row %zu\n", kernel, row), rc = 1;
+    }
+    for (size_t g = nd - GUARD; g < nd && !rc; g++)
+        if (h[1][g] != 0xA5) printf("FAIL %s [huge]: wrote past the end\n", kernel), rc = 1;
+    if (!rc) printf("ok   %s [huge: %zu x %zu, padded rows, all checked]\n", kernel, d1, d2);
+done:
+    for (int i = 0; i < 2; i++) crk_free(ctx, d[i]), free(h[i]);
+    return rc;
+}
+
 static void record(results_t *res, const char *kernel, int rc) {
     const crk_kernel_info *ki = crk_kernel_find(kernel);
     const int dt = ki->family_id != CRK_FAMILY_TERNARY ? ki->dtypes[0] : ki->dtypes[1];
@@ -180,5 +249,11 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res) {
     record(res, "where_u8_f32", rc), failed += rc == 1;
     rc = where(ctx, rng, "where_u8_u8", beyond);
     record(res, "where_u8_u8", rc), failed += rc == 1;
+    rc = binary_add(ctx, rng, 4099, 1048577, 0); /* 2^32 + 5.2M elements */
+    record(res, "badd_u8", rc), failed += rc == 1;
+    rc = binary_add(ctx, rng, 65537, 65539, 1);
+    record(res, "badd_u8", rc), failed += rc == 1;
+    rc = copy2d_huge(ctx, rng, 65537, 65540);
+    record(res, "copy2d_u8", rc), failed += rc == 1;
     return failed;
 }

@@ -1,5 +1,7 @@
 /* values.c — inputs and tolerances. Tolerances, and why:
- *  - exact: data movement (copy, where, cast), integer ops, and every op that
+ *  - exact: data movement (copy, where, cast, copy2d, fill, const_set),
+ *    integer ops, comparisons, binary + - * / (one IEEE rounding, in f32 for
+ *    16-bit and fp8 operands, which is exact: f32 has 2p+2 bits), and every op that
  *    IEEE rounds correctly on both GPUs and in C: + - * / sqrt, fma (affine),
  *    neg, abs, ceil, floor, round, relu, sign. 16-bit and fp8 ops compute in
  *    f32 and round once, which f32 does exactly for a single operation.
@@ -64,6 +66,10 @@ tolerance_t tolerance_for(const crk_kernel_info *ki, crk_dtype out_dt) {
     static const char *const exact_ops[] = {"copy", "neg", "recip", "ceil", "floor", "round", "abs",
                                             "sqr", "sqrt", "relu", "sign"};
     tolerance_t t = {1, 0, 0, 0};
+    /* maximum/minimum of +0 and -0: either zero (fmaxf/__hmax_nan leave it open) */
+    if (ki->family_id == CRK_FAMILY_BINARY && ref_dtype_is_float(out_dt) &&
+        (!strcmp(ki->op, "maximum") || !strcmp(ki->op, "minimum")))
+        t.zero_sign = 1;
     if (ki->family_id != CRK_FAMILY_UNARY || !ref_dtype_is_float(out_dt)) return t;
     t.zero_sign = 1;
     for (size_t i = 0; i < sizeof exact_ops / sizeof exact_ops[0]; i++)

@@ -75,6 +75,20 @@ extern const char *const ref_unary_ops[REF_UNARY_OP_COUNT];
 /* out = x*mul + add in T; mul/add converted with ref_scalar_from_f64 first. */
 void ref_affine(crk_dtype dt, const void *in, void *out, double mul, double add);
 
+/* ---------------------------------------------------------- binary, cmp */
+/* b<op>: add sub mul div maximum minimum, every dtype. Integers wrap and
+ * divide truncating, x/0 = all ones, MIN/-1 = MIN; f32/f64 C arithmetic,
+ * maximum/minimum fmax/fmin (NaN-ignoring); f16/bf16 rounded once, max/min
+ * NaN-propagating (canonical NaN); f8 in f32, SATFINITE. */
+#define REF_BINARY_OP_COUNT 6
+extern const char *const ref_binary_ops[REF_BINARY_OP_COUNT];
+int ref_binary_supported(const char *op);
+void ref_binary(const char *op, crk_dtype dt, const void *a, const void *b, void *out);
+/* eq ne lt le gt ge: out is one u8, 1 or 0 (ne is true on NaN, the rest false). */
+#define REF_CMP_OP_COUNT 6
+extern const char *const ref_cmp_ops[REF_CMP_OP_COUNT];
+void ref_cmp(const char *op, crk_dtype dt, const void *a, const void *b, void *out);
+
 /* ----------------------------------------------------------------- where */
 /* Condition truth value: any non-zero value is true (float dtypes: x != 0,
  * so NaN is true and -0 is false). */

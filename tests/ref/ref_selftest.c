@@ -869,6 +869,72 @@ static int run(const char *name, void (*fn)(void))
     return n_fail == f0;
 }
 
+/* §4.2/§4.3 facts, and the definitions this project adds (x/0, MIN/-1). */
+static void test_binary(void)
+{
+    uint8_t a8 = 200, b8 = 100, o8;
+    ref_binary("add", CRK_U8, &a8, &b8, &o8);
+    CHECK(o8 == 44, "u8 200+100 wraps to 44, got %u", o8);
+    ref_binary("sub", CRK_U8, &b8, &a8, &o8);
+    CHECK(o8 == 156, "u8 100-200 wraps to 156, got %u", o8);
+    b8 = 0;
+    ref_binary("div", CRK_U8, &a8, &b8, &o8);
+    CHECK(o8 == 0xFF, "u8 x/0 = all ones, got %u", o8);
+    int64_t mn = INT64_MIN, m1 = -1, o64, seven = -7, two = 2;
+    ref_binary("div", CRK_I64, &mn, &m1, &o64);
+    CHECK(o64 == INT64_MIN, "i64 MIN/-1 wraps to MIN");
+    ref_binary("div", CRK_I64, &seven, &two, &o64);
+    CHECK(o64 == -3, "i64 -7/2 truncates to -3, got %lld", (long long)o64);
+    ref_binary("maximum", CRK_I64, &seven, &two, &o64);
+    CHECK(o64 == 2, "i64 max(-7, 2) signed");
+    int16_t h1 = 32767, h2 = 1, oh;
+    ref_binary("add", CRK_I16, &h1, &h2, &oh);
+    CHECK(oh == -32768, "i16 wrap");
+    uint32_t u1 = 5, u2 = 7, ou;
+    ref_binary("sub", CRK_U32, &u1, &u2, &ou);
+    CHECK(ou == 0xFFFFFFFEu, "u32 5-7 wraps");
+    /* maxg: f32 NaN-ignoring, f16 NaN-propagating, f8 through f32 */
+    float fn = NAN, f1 = 1.0f, of;
+    ref_binary("maximum", CRK_F32, &fn, &f1, &of);
+    CHECK(of == 1.0f, "f32 max(NaN, 1) = 1");
+    ref_binary("minimum", CRK_F32, &f1, &fn, &of);
+    CHECK(of == 1.0f, "f32 min(1, NaN) = 1");
+    uint16_t hn = 0x7E00, hone = 0x3C00, o16;
+    ref_binary("maximum", CRK_F16, &hn, &hone, &o16);
+    CHECK(o16 == 0x7FFF, "f16 max(NaN, 1) = NaN 0x7FFF, got 0x%04X", o16);
+    uint16_t bnan = 0x7FC0;
+    ref_binary("minimum", CRK_BF16, &hone, &bnan, &o16); /* 0x3C00 is bf16 2^-7 */
+    CHECK(o16 == 0x7FFF, "bf16 min(x, NaN) = NaN");
+    uint8_t fa = 0x7E /* 448 */, fb = 0x7E, fo;
+    ref_binary("add", CRK_F8E4M3, &fa, &fb, &fo);
+    CHECK(fo == 0x7E, "f8 448+448 saturates to 448 (0x7E), got 0x%02X", fo);
+    uint8_t f8nan = 0x7F, f8one = 0x38;
+    ref_binary("maximum", CRK_F8E4M3, &f8nan, &f8one, &fo);
+    CHECK(fo == 0x38, "f8 max(NaN, 1) = 1 (fmaxf in f32), got 0x%02X", fo);
+    /* f16: 2048 + 1 rounds to even 2048; 1/3 rounds once */
+    uint16_t x2048 = 0x6800, o;
+    ref_binary("add", CRK_F16, &x2048, &hone, &o);
+    CHECK(o == 0x6800, "f16 2048+1 = 2048 (RNE), got 0x%04X", o);
+    uint16_t three = 0x4200;
+    ref_binary("div", CRK_F16, &hone, &three, &o);
+    CHECK(o == 0x3555, "f16 1/3 = 0x3555, got 0x%04X", o);
+    /* comparisons: u8 1/0, NaN unordered except ne; i64 exact past 2^53 */
+    uint8_t r;
+    ref_cmp("ne", CRK_F32, &fn, &fn, &r);
+    CHECK(r == 1, "NaN != NaN");
+    const char *const nan_false[] = {"eq", "lt", "le", "gt", "ge"};
+    for (int k = 0; k < 5; k++) {
+        ref_cmp(nan_false[k], CRK_F32, &fn, &f1, &r);
+        CHECK(r == 0, "%s(NaN, 1) is false", nan_false[k]);
+    }
+    int64_t big = (1ll << 53) + 1, big2 = 1ll << 53;
+    ref_cmp("gt", CRK_I64, &big, &big2, &r);
+    CHECK(r == 1, "i64 2^53+1 > 2^53");
+    uint16_t pz = 0x0000, nz = 0x8000;
+    ref_cmp("eq", CRK_F16, &pz, &nz, &r);
+    CHECK(r == 1, "f16 +0 == -0");
+}
+
 int main(void)
 {
     static const struct { const char *name; void (*fn)(void); } tests[] = {
@@ -877,6 +943,7 @@ int main(void)
         {"all_pairs", test_all_pairs},     {"exhaustive", test_exhaustive},
         {"bruteforce", test_bruteforce},   {"unary", test_unary},
         {"affine", test_affine},           {"where_ulp", test_where_ulp},
+        {"binary", test_binary},
     };
     build_tables();
     int passed = 0, failed = 0;

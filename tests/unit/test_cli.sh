@@ -73,6 +73,11 @@ expect 0 "list --family where" -- "$CRK" list --family where
 check "--family where lists where_u8_f32" grep -q '^where_u8_f32 ' "$T/out"
 "$CRK" list --family ternary > "$T/ternary" 2>&1
 check "--family where = --family ternary" cmp -s "$T/out" "$T/ternary"
+# cmp shares module binary with binary: the family filter tells them apart.
+expect 0 "list --family cmp" -- "$CRK" list --family cmp
+check "--family cmp lists eq_f32 and no badd" bash -c "grep -q '^eq_f32 ' '$T/out' && ! grep -q '^badd_' '$T/out'"
+expect 0 "list --module binary" -- "$CRK" list --module binary
+check "--module binary lists both families" bash -c "grep -q '^eq_f32 ' '$T/out' && grep -q '^badd_f32 ' '$T/out'"
 expect 2 "unknown family" -- "$CRK" list --family bogus
 check "unknown family is named, with the known ones" grep -q "unknown family 'bogus' (families: .*cast" "$T/err"
 expect 2 "unknown module" -- "$CRK" list --module nomod

@@ -59,11 +59,15 @@ START_TEST(unknown_names_suggest_the_nearest) {
 END_TEST
 
 static int tsv_family_ours(const char *family, const char *name) {
-    return !strcmp(family, "unary") || !strcmp(family, "cast") || !strcmp(family, "ternary") ||
-           !strcmp(family, "affine") || (!strcmp(family, "copy") && !strncmp(name, "ucopy_", 6));
+    (void)name;
+    static const char *const ours[] = {"unary", "cast", "ternary", "affine", "copy", "binary", "cmp", "fill"};
+    for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
+        if (!strcmp(family, ours[i])) return 1;
+    return 0;
 }
 
-/* Every upstream name of our four families, and the name Candle requests
+/* Every upstream name of our families (the table's copy rows are ucopy
+ * and copy2d), and the name Candle requests
  * for it, is in the registry with the same parameter list; nothing is
  * marked upstream that the table lacks. */
 START_TEST(parity_with_candle_table) {
@@ -92,7 +96,8 @@ START_TEST(parity_with_candle_table) {
         }
     }
     fclose(f);
-    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 8);
+    /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set) */
+    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -175,17 +180,27 @@ START_TEST(raw_launch_signature_is_checked) {
 }
 END_TEST
 
-/* Every kernel's parameters carry the roles the launchers use: one numel,
- * num_dims, info and output, inputs and scalars numbered 0.. in order, and
- * kinds that fit the roles; family_id names the family. */
+/* Every kernel's parameters carry the roles the launchers use, as many of
+ * each as its family's Candle signature has (one output always), inputs
+ * and scalars numbered 0.. in order, and kinds that fit the roles;
+ * family_id names the family. */
 START_TEST(parameters_have_roles) {
-    static const char *const fam_names[CRK_FAMILY_COUNT] = {
-        [CRK_FAMILY_UNARY] = "unary", [CRK_FAMILY_CAST] = "cast",
-        [CRK_FAMILY_TERNARY] = "ternary", [CRK_FAMILY_AFFINE] = "affine"};
+    static const struct {
+        const char *name;
+        int numel, num_dims, info, inputs, scalars;
+    } fam[CRK_FAMILY_COUNT] = {
+        [CRK_FAMILY_UNARY] = {"unary", 1, 1, 1, 1, -1},   [CRK_FAMILY_CAST] = {"cast", 1, 1, 1, 1, 0},
+        [CRK_FAMILY_TERNARY] = {"ternary", 1, 1, 1, 3, 0}, [CRK_FAMILY_AFFINE] = {"affine", 1, 1, 1, 1, 2},
+        [CRK_FAMILY_BINARY] = {"binary", 1, 1, 1, 2, 0},  [CRK_FAMILY_CMP] = {"cmp", 1, 1, 1, 2, 0},
+        [CRK_FAMILY_FILL] = {"fill", 1, 0, 0, 0, 1},      [CRK_FAMILY_CONST_SET] = {"const_set", 1, 1, 1, 0, 1},
+        [CRK_FAMILY_COPY2D] = {"copy2d", 0, 0, 0, 1, 4},
+    };
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
         ck_assert_uint_lt(ki->family_id, CRK_FAMILY_COUNT);
-        ck_assert_str_eq(ki->family, fam_names[ki->family_id]);
+        ck_assert_str_eq(ki->family, fam[ki->family_id].name);
+        ck_assert_uint_eq(ki->geometry, CRK_GEOM_ELEMENTWISE);
+        ck_assert_uint_gt(ki->block, 0);
         int count[CRK_ROLE_SCALAR + 1] = {0}, info_at = -1;
         for (unsigned p = 0; p < ki->nparams; p++) {
             const crk_param *pa = &ki->params[p];
@@ -202,17 +217,15 @@ START_TEST(parameters_have_roles) {
             ck_assert_msg(pa->kind == want_kind, "%s: %s kind %u for role %u", ki->name, pa->name, pa->kind, pa->role);
             count[pa->role]++;
         }
-        ck_assert_msg(count[CRK_ROLE_NUMEL] == 1 && count[CRK_ROLE_NUM_DIMS] == 1 && count[CRK_ROLE_INFO] == 1 &&
-                          count[CRK_ROLE_OUTPUT] == 1 && count[CRK_ROLE_INPUT] >= 1,
-                      "%s: roles numel %d num_dims %d info %d output %d input %d", ki->name, count[0], count[1],
-                      count[2], count[4], count[3]);
+        const int unary1 = !strcmp(ki->op, "elu") || !strcmp(ki->op, "powf");
+        const int scalars = fam[ki->family_id].scalars < 0 ? unary1 : fam[ki->family_id].scalars;
+        ck_assert_msg(count[CRK_ROLE_NUMEL] == fam[ki->family_id].numel &&
+                          count[CRK_ROLE_NUM_DIMS] == fam[ki->family_id].num_dims &&
+                          count[CRK_ROLE_INFO] == fam[ki->family_id].info && count[CRK_ROLE_OUTPUT] == 1 &&
+                          count[CRK_ROLE_INPUT] == fam[ki->family_id].inputs && count[CRK_ROLE_SCALAR] == scalars,
+                      "%s: roles numel %d num_dims %d info %d output %d input %d scalar %d", ki->name, count[0],
+                      count[1], count[2], count[4], count[3], count[5]);
         ck_assert_int_eq(ki->info_param, info_at);
-        ck_assert_int_eq(count[CRK_ROLE_INPUT], ki->family_id == CRK_FAMILY_TERNARY ? 3 : 1);
-        ck_assert_int_eq(count[CRK_ROLE_SCALAR], ki->family_id == CRK_FAMILY_AFFINE ? 2
-                                                 : ki->family_id == CRK_FAMILY_UNARY &&
-                                                           (!strcmp(ki->op, "elu") || !strcmp(ki->op, "powf"))
-                                                     ? 1
-                                                     : 0);
     }
 }
 END_TEST
@@ -223,6 +236,14 @@ START_TEST(null_arguments_are_clear_errors) {
     ck_assert_int_eq(crk_unary(NULL, NULL, "uexp_f32", NULL, NULL, NULL, 0), CRK_E_INVALID);
     ck_assert_str_ne(crk_last_error(), "");
     ck_assert_str_eq(crk_status_name(CRK_E_NOT_FOUND), "kernel not found");
+    /* the new helpers: a NULL context is named, with the kernel */
+    ck_assert_int_eq(crk_binary(NULL, NULL, "badd_f32", NULL, NULL, NULL, NULL, NULL), CRK_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "badd_f32: ctx is NULL"));
+    ck_assert_int_eq(crk_cmp(NULL, NULL, "eq_f32", NULL, NULL, NULL, NULL, NULL), CRK_E_INVALID);
+    ck_assert_int_eq(crk_const_set(NULL, NULL, "const_set_f32", NULL, NULL, NULL), CRK_E_INVALID);
+    ck_assert_int_eq(crk_fill(NULL, NULL, "fill_f32", NULL, 0, NULL), CRK_E_INVALID);
+    ck_assert_int_eq(crk_copy2d(NULL, NULL, "copy2d_f32", NULL, NULL, 1, 1, 1, 1, 0, 0), CRK_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "copy2d_f32"));
 }
 END_TEST
 

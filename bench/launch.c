@@ -1,0 +1,104 @@
+/* launch.c — the two ways the benchmark launches our kernels: libcrk's
+ * helpers (crk shape), and Candle's own launch (for_num_elems: 1024 threads
+ * x ceil(n/1024) blocks, info buffer uploaded once) through crk_launch, with
+ * arguments assembled from the registry's parameter roles. Candle's cubin
+ * kernels take the same arguments (bench.c). */
+#include "bench.h"
+#include <stdio.h>
+#include <string.h>
+
+void candle_grid(size_t work, unsigned grid[3], unsigned block[3]) {
+    grid[0] = (unsigned)((work + 1023) / 1024), grid[1] = grid[2] = 1;
+    block[0] = 1024, block[1] = block[2] = 1;
+}
+
+/* A scalar as the kernel parameter's bytes (only the dtypes the ops use). */
+static int scalar_bytes(int dt, double v, unsigned char out[8]) {
+    if (dt == CRK_F32) { const float f = (float)v; memcpy(out, &f, 4); }
+    else if (dt == CRK_F64) memcpy(out, &v, 8);
+    else if (dt == CRK_U32) { const uint32_t u = (uint32_t)v; memcpy(out, &u, 4); }
+    else return -1;
+    return 0;
+}
+
+/* Fills c's arguments from the roles; -1 (printed) if a role is out of range. */
+static int assemble(const crk_kernel_info *ki, raw_call *c, const double *sc, int nsc) {
+    if (ki->nparams > 16) return printf("ERROR: %s: %u parameters\n", ki->name, ki->nparams), -1;
+    for (unsigned i = 0; i < ki->nparams; i++) {
+        const crk_param *p = &ki->params[i];
+        c->sizes[i] = p->size;
+        switch ((crk_param_role)p->role) {
+        case CRK_ROLE_NUMEL: c->args[i] = &c->numel; break;
+        case CRK_ROLE_NUM_DIMS: c->args[i] = &c->num_dims; break;
+        case CRK_ROLE_INFO: c->args[i] = &c->info; break;
+        case CRK_ROLE_INPUT:
+            if (p->index >= 3) return printf("ERROR: %s: input %u\n", ki->name, p->index), -1;
+            c->args[i] = (void *)&c->in[p->index];
+            break;
+        case CRK_ROLE_OUTPUT: c->args[i] = &c->out; break;
+        case CRK_ROLE_SCALAR:
+            if (p->index >= nsc || p->index >= 4 || scalar_bytes(p->dtype, sc[p->index], c->scalar[p->index]))
+                return printf("ERROR: %s: scalar '%s' unsupported here\n", ki->name, p->name), -1;
+            c->args[i] = c->scalar[p->index];
+            break;
+        default: return printf("ERROR: %s: parameter %u has an unknown role\n", ki->name, i), -1;
+        }
+    }
+    return 0;
+}
+
+int prep_make(const bench_state *S, const op_def *op, int lay, bench_prep *P) {
+    memset(P, 0, sizeof *P);
+    P->op = op, P->lay = lay;
+    if (!(P->ki = crk_kernel_find(op->kernel))) return printf("ERROR: %s: %s\n", op->kernel, crk_last_error()), -1;
+    op_layouts(S, op, lay, P->in_l, &P->out_l);
+    P->work = S->n;
+    /* Candle's info: NULL iff every layout is contiguous, where's always */
+    const crk_layout *ls[3] = {&P->in_l[0], &P->in_l[1], &P->in_l[2]};
+    size_t nl = 0, info[4 * CRK_MAX_DIMS], len = 0;
+    for (int k = 0; k < 3; k++) nl += op->pool[k] >= 0;
+    if (op->family == F_CONST_SET) ls[0] = &P->out_l, nl = 1;
+    if (P->ki->info_param >= 0) len = crk_info_pack(ls, nl, op->family != F_WHERE, info, 4 * CRK_MAX_DIMS);
+    if (len) {
+        if (crk_malloc(S->ctx, &P->info_dev, len * sizeof(size_t)) != CRK_OK ||
+            crk_memcpy_htod(S->ctx, P->info_dev, info, len * sizeof(size_t)) != CRK_OK)
+            return printf("ERROR: info buffer: %s\n", crk_last_error()), -1;
+    }
+    double sc[4] = {0};
+    const int nsc = op_scalars(S, op, sc);
+    for (int s = 0; s < S->sets; s++) {
+        raw_call *c = &P->call[s];
+        c->numel = S->n, c->num_dims = 2, c->info = P->info_dev, c->out = S->out[s];
+        for (int k = 0; k < 3; k++) c->in[k] = op->pool[k] >= 0 ? S->dev[op->pool[k]][s] : NULL;
+        if (assemble(P->ki, c, sc, nsc)) return -1;
+    }
+    return 0;
+}
+
+void prep_free(const bench_state *S, bench_prep *P) {
+    if (P->info_dev) crk_free(S->ctx, P->info_dev), P->info_dev = NULL;
+}
+
+crk_status launch_crk(const bench_state *S, const bench_prep *P, int set) {
+    const raw_call *c = &P->call[set];
+    const crk_layout *l = P->in_l;
+    const char *k = P->op->kernel;
+    switch (P->op->family) {
+    case F_UNARY: return crk_unary(S->ctx, NULL, k, &l[0], c->in[0], c->out, 0.0);
+    case F_AFFINE: return crk_affine(S->ctx, NULL, k, &l[0], c->in[0], c->out, AFFINE_MUL, AFFINE_ADD);
+    case F_CAST: return crk_cast(S->ctx, NULL, k, &l[0], c->in[0], c->out);
+    case F_WHERE: return crk_where(S->ctx, NULL, k, &l[0], c->in[0], &l[1], c->in[1], &l[2], c->in[2], c->out);
+    case F_BINARY:
+        if (P->ki->family_id == CRK_FAMILY_CMP) return crk_cmp(S->ctx, NULL, k, &l[0], c->in[0], &l[1], c->in[1], c->out);
+        return crk_binary(S->ctx, NULL, k, &l[0], c->in[0], &l[1], c->in[1], c->out);
+    case F_CONST_SET: return crk_const_set(S->ctx, NULL, k, &P->out_l, c->out, c->scalar[0]);
+    default: return crk_copy2d(S->ctx, NULL, k, c->in[0], c->out, S->rows, S->cols, S->cols, S->pitch, 0, 0);
+    }
+}
+
+crk_status launch_candle_shape(const bench_state *S, const bench_prep *P, int set) {
+    unsigned grid[3], block[3];
+    candle_grid(P->work, grid, block);
+    raw_call *c = (raw_call *)&P->call[set]; /* crk_launch takes void **: it only reads */
+    return crk_launch(S->ctx, NULL, P->ki->name, grid, block, 0, c->args, c->sizes, P->ki->nparams);
+}

@@ -1,0 +1,72 @@
+/* fill.h — module "fill" (fact sheet §4.7, §4.8): fill_<dt>, const_set_<dt>
+ * (writes through a strided view in place) and copy2d_<dt>. Indices are
+ * 64-bit: copy2d's d1*d2 and row offsets do not wrap at 2^32 as upstream's
+ * u32 arithmetic does. */
+#ifndef CRK_FILL_H
+#define CRK_FILL_H
+#include "elementwise.h"
+
+namespace crk {
+
+/* fill_<dt>(T *buf, T value, size_t numel): never called by Candle. */
+template <class T> CRK_DEV void fill(T *buf, T value, size_t numel) {
+    zip_contiguous<16 / sizeof(T)>(numel, buf, [=]() { return value; });
+}
+
+/* const_set_<dt>(numel, num_dims, info, T inp, T *out): out is the view's
+ * first element; strided views are written at their strided offsets. */
+template <class T> CRK_DEV void const_set(size_t numel, size_t nd, const size_t *info, T v, T *out) {
+    constexpr int N = 16 / sizeof(T);
+    if (all_contiguous<1>(nd, info)) {
+        zip_contiguous<N>(numel, out, [=]() { return v; });
+        return;
+    }
+    if (global_stride() >= numel) { /* a thread per element (elementwise.h) */
+        const size_t i = global_id();
+        if (i < numel) out[offsets_of<1>(numel, i, nd, info).o[0]] = v;
+        return;
+    }
+    Cursor<1> c(numel, nd, info);
+    const size_t nruns = (numel + N - 1) / N;
+    for (size_t run = global_id(); run < nruns; run += global_stride()) {
+        const size_t i0 = run * N;
+        c.seek(i0);
+        for (size_t i = i0; i < i0 + N && i < numel; ++i) {
+            out[c.o.o[0]] = v;
+            c.next(i);
+        }
+    }
+}
+
+/* copy2d_<dt>(src, dst, d1, d2, src_s, dst_s): d1 rows of d2 elements,
+ * row strides src_s / dst_s. Each thread copies a run of N elements of one
+ * row, with wide accesses when both ends are aligned. */
+template <class T>
+CRK_DEV void copy2d(const T *src, T *dst, uint32_t d1, uint32_t d2, uint32_t src_s, uint32_t dst_s) {
+    constexpr int N = 16 / sizeof(T);
+    if (d1 == 0 || d2 == 0) return;
+    const size_t n = (size_t)d1 * d2;
+    if (global_stride() >= n) { /* a thread per element (elementwise.h) */
+        const size_t idx = global_id();
+        if (idx >= n) return;
+        const size_t row = n <= 0xFFFFFFFFull ? (uint32_t)idx / d2 : idx / d2, col = idx - row * d2;
+        dst[row * dst_s + col] = src[row * src_s + col];
+        return;
+    }
+    const size_t per_row = (d2 + N - 1) / N, nruns = (size_t)d1 * per_row;
+    const bool narrow = nruns <= 0xFFFFFFFFull;
+    for (size_t run = global_id(); run < nruns; run += global_stride()) {
+        const size_t row = narrow ? (uint32_t)run / (uint32_t)per_row : run / per_row;
+        const size_t col = (run - row * per_row) * N;
+        const T *s = src + row * src_s + col;
+        T *d = dst + row * dst_s + col;
+        if (col + N <= d2 && aligned_for<T, N>(s) && aligned_for<T, N>(d)) {
+            store_pack<T, N>(d, load_pack<T, N>(s));
+        } else {
+            for (size_t j = 0; j < N && col + j < d2; ++j) d[j] = s[j];
+        }
+    }
+}
+
+} // namespace crk
+#endif

@@ -1,0 +1,27 @@
+/* families.c — each family's test (tests/gpu/fam_*.c), by the registry's
+ * family enum: a family without a test is a compile error (the designated
+ * initialisers leave a hole that numeric.c refuses at start). */
+#include "suite.h"
+
+int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int map1_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_where(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int run_binary(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int binary_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_const_set(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int run_fill(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int fill_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_copy2d(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int copy2d_applies(const layout_case *lc, const crk_kernel_info *ki);
+
+const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
+    [CRK_FAMILY_UNARY] = {run_map1, map1_applies},
+    [CRK_FAMILY_CAST] = {run_map1, map1_applies},
+    [CRK_FAMILY_TERNARY] = {run_where, binary_applies},
+    [CRK_FAMILY_AFFINE] = {run_map1, map1_applies},
+    [CRK_FAMILY_BINARY] = {run_binary, binary_applies},
+    [CRK_FAMILY_CMP] = {run_binary, binary_applies},
+    [CRK_FAMILY_FILL] = {run_fill, fill_applies},
+    [CRK_FAMILY_CONST_SET] = {run_const_set, fill_applies},
+    [CRK_FAMILY_COPY2D] = {run_copy2d, copy2d_applies},
+};
