@@ -120,6 +120,7 @@ hsaco/manifest.json: $(PER_ARCH) $(BUNDLES) $(NV_FATBINS) $(GEN)
 artifacts: $(PER_ARCH) $(BUNDLES) $(NV_FATBINS) hsaco/manifest.json
 
 include mk/lib.mk
+include mk/emu.mk
 include mk/check.mk
 include mk/device.mk
 include mk/bench.mk

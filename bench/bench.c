@@ -31,7 +31,8 @@ const char *const bench_shape_names[SHAPE_COUNT] = {"crk", "candle", "candle_ker
 #define CHECK_POINTS 64
 #define ROTATE_BYTES (256u << 20) /* rotate sets until this many input bytes (L2 is 50 MB) */
 
-static candle_peer *peer; /* Candle's cubins; NULL: unavailable */
+static candle_peer *peer;                       /* Candle's cubins; NULL: unavailable */
+static const char *peer_off = "unavailable, see 'candle:'"; /* why peer is NULL */
 
 /* ------------------------------------------------------------ launching */
 static int fail_gpu(const char *what) {
@@ -59,7 +60,9 @@ static int launch(const bench_state *S, const bench_prep *P, int shape, int set)
  * -1 GPU error. */
 static int verify(const bench_state *S, const bench_prep *P, int shape, uint64_t *rng) {
     const size_t osz = crk_dtype_size(P->op->out_dt);
-    const char *who = shape == SHAPE_PEER ? "Candle's" : shape == SHAPE_CANDLE ? "(candle shape)" : "(crk shape)";
+    const char *who = shape == SHAPE_PEER     ? "WARNING: Candle's"
+                      : shape == SHAPE_CANDLE ? "ERROR: (candle shape)"
+                                              : "ERROR: (crk shape)";
     if (crk_memset(S->ctx, S->out[0], 0xFF, op_out_extent(S, P->op) * osz) != CRK_OK) return fail_gpu("memset");
     if (launch(S, P, shape, 0)) return -1;
     if (crk_synchronize(S->ctx) != CRK_OK) return fail_gpu(P->op->kernel);
@@ -76,7 +79,7 @@ static int verify(const bench_state *S, const bench_prep *P, int shape, uint64_t
         if (crk_memcpy_dtoh(S->ctx, got, (const char *)S->out[0] + S->cols * osz, osz) != CRK_OK) return fail_gpu("dtoh");
         for (size_t b = 0; b < osz; b++)
             if (got[b] != 0xFF) {
-                printf("ERROR: %s %s (n=%zu) wrote the row padding (element %zu)\n", who, P->op->kernel, S->n, S->cols);
+                printf("%s %s (n=%zu) wrote the row padding (element %zu)\n", who, P->op->kernel, S->n, S->cols);
                 bad++;
                 break;
             }
@@ -144,7 +147,7 @@ static int wanted(const op_def *op, int lay, const char *ops) {
 
 /* Why Candle's kernel cannot run this cell, or NULL. */
 static const char *peer_unavailable(const bench_state *S, bench_prep *P, char *why, size_t cap) {
-    if (!peer) return "no Candle cubins";
+    if (!peer) return peer_off;
     if (!P->ki->upstream) return "not a Candle kernel";
     if ((uint64_t)op_out_extent(S, P->op) >= ((uint64_t)1 << 32)) return "n >= 2^32 (Candle indexes with 32 bits)";
     if (!(P->peer_fn = candle_peer_function(peer, P->ki->module, P->ki->name, why, cap))) return why;
@@ -161,8 +164,8 @@ static int run_shape(const bench_state *S, bench_prep *P, int shape, bench_row *
         return -3;
     }
     const int v = verify(S, P, shape, rng);
-    if (v > 0) printf("ERROR: not timing %s (%s, %s shape): its results are WRONG\n", P->op->kernel,
-                      bench_layout_names[P->lay], bench_shape_names[shape]);
+    if (v > 0) printf("%s: not timing %s (%s, %s shape): its results are WRONG\n", shape == SHAPE_PEER ? "WARNING" : "ERROR",
+                      P->op->kernel, bench_layout_names[P->lay], bench_shape_names[shape]);
     if (v) return v < 0 ? -2 : -1;
     if (measure(S, P, shape, m)) return -2;
     printf("  %-14s %-13s %-13s %9.4f ms  %8.1f GB/s  (%ld launches x %d)\n", row->op, bench_layout_names[row->layout],
@@ -226,7 +229,7 @@ static int run_size(bench_state *S, int log2n, const char *ops, bench_report *R,
                 if (shape != SHAPE_PEER && st < 0) R->failed = 1;
                 if (shape == SHAPE_PEER && st == -2) { /* its context may be broken: stop using it */
                     printf("ERROR: Candle's kernels disabled for the rest of the run\n");
-                    candle_peer_close(peer), peer = NULL;
+                    candle_peer_close(peer), peer = NULL, peer_off = "disabled after a GPU error";
                 }
             }
             prep_free(S, &P);
@@ -271,19 +274,22 @@ static void open_peer(crk_ctx *ctx, const char *argv0, const char *dir, int devi
             return;
         }
         dir = buf;
+    } else if (access(dir, R_OK)) {
+        snprintf(R->candle_info, sizeof R->candle_info, "unavailable (--candle-dir %s: %s)", dir, strerror(errno));
+        return;
     }
     if (!(peer = candle_peer_open(ctx, dir, device, why, sizeof why)))
         snprintf(R->candle_info, sizeof R->candle_info, "unavailable (%s)", why);
     else snprintf(R->candle_info, sizeof R->candle_info, "Candle's kernels from %s/<module>.cubin", dir);
 }
 
-static int usage(void) {
-    fprintf(stderr, "usage: bench [--sizes 24,28] [--ops copy,exp,gelu,silu,gelu_bf16,cast_f32_bf16,cast_bf16_f32,\n"
+static int usage(FILE *f, int rc) {
+    fprintf(f, "usage: bench [--sizes 24,28] [--ops copy,exp,gelu,silu,gelu_bf16,cast_f32_bf16,cast_bf16_f32,\n"
                     "              cast_f32_f16,cast_f16_f32,cast_f32_u8,affine,where,add,mul,maximum_bf16,lt,\n"
                     "              const_set,copy2d,copy2d_bf16] [--out DIR] [--device N]\n"
                     "             [--source embedded|dir|bundle] [--path P] [--candle-dir DIR] [--no-candle]\n"
                     "             [--no-torch] [--no-plot]\n");
-    return 2;
+    return rc;
 }
 
 int main(int argc, char **argv) {
@@ -291,7 +297,8 @@ int main(int argc, char **argv) {
     int torch = 1, plot = 1, candle = 1;
     crk_options opt = {0, CRK_SOURCE_EMBEDDED, NULL};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sizes") && i + 1 < argc) sizes = argv[++i];
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(stdout, 0);
+        else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) sizes = argv[++i];
         else if (!strcmp(argv[i], "--ops") && i + 1 < argc) ops = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out_dir = argv[++i];
         else if (!strcmp(argv[i], "--device") && i + 1 < argc) opt.device = atoi(argv[++i]);
@@ -305,8 +312,8 @@ int main(int argc, char **argv) {
             if (!strcmp(s, "dir")) opt.source = CRK_SOURCE_DIR;
             else if (!strcmp(s, "bundle")) opt.source = CRK_SOURCE_BUNDLE;
             else if (!strcmp(s, "embedded")) opt.source = CRK_SOURCE_EMBEDDED;
-            else return usage();
-        } else return usage();
+            else return usage(stderr, 2);
+        } else return usage(stderr, 2);
     }
     int log2s[16], nsizes = 0;
     for (const char *p = sizes; *p && nsizes < 16;) {
@@ -315,13 +322,13 @@ int main(int argc, char **argv) {
         if (e == p || v < 12 || v > 34) return fprintf(stderr, "bench: sizes are log2 element counts, 12..34\n"), 2;
         log2s[nsizes++] = (int)v;
         p = *e == ',' ? e + 1 : e;
-        if (*e && *e != ',') return usage();
+        if (*e && *e != ',') return usage(stderr, 2);
     }
     if (ops)
         for (const char *p = ops; *p;) { /* reject unknown names */
             const char *e = strchr(p, ',');
             const size_t len = e ? (size_t)(e - p) : strlen(p);
-            if (!op_name_known(p, len)) return fprintf(stderr, "bench: unknown op '%.*s'\n", (int)len, p), usage();
+            if (!op_name_known(p, len)) return fprintf(stderr, "bench: unknown op '%.*s'\n", (int)len, p), usage(stderr, 2);
             p += len + (e ? 1 : 0);
         }
 

@@ -139,7 +139,7 @@ int check_one(const bench_state *S, const bench_prep *P, size_t i, const void *g
     const double got = out_val(op->out_dt, got_p);
     const int ok = tol == 0 ? got == ref : (isfinite(got) && fabs(got - ref) <= tol);
     if (!ok)
-        printf("ERROR: %s %s (%s, %s, n=%zu) WRONG at element %zu: got %.9g, expected %.9g%s\n", who, op->kernel,
+        printf("%s %s (%s, %s, n=%zu) WRONG at element %zu: got %.9g, expected %.9g%s\n", who, op->kernel,
                op->dtype, bench_layout_names[P->lay], S->n, i, got, ref, tol == 0 ? " (exact)" : "");
     return !ok;
 }

@@ -97,7 +97,7 @@ void peer_run(bench_report *r, const char *python, const char *script, const cha
         }
         w->torch_state = 1, w->torch_ms = ms;
         if (get_str(line, "torch_op", w->torch_op, sizeof w->torch_op)) snprintf(w->torch_op, sizeof w->torch_op, "?");
-        printf("  torch  %-14s %-10s 2^%-3d %9.4f ms  %8.1f GB/s  (%s)\n", op, layout, (int)log2n, ms,
+        printf("  torch  %-14s %-13s 2^%-3d %9.4f ms  %8.1f GB/s  (%s)\n", op, layout, (int)log2n, ms,
                w->bytes / (ms * 1e6), w->torch_op);
         fflush(stdout);
         matched++;

@@ -60,6 +60,15 @@ static void json_num(FILE *f, double v) {
     if (v < 0) fputs("null", f);
     else fprintf(f, "%.6g", v);
 }
+/* `lead` "key": value */
+static void json_kstr(FILE *f, const char *lead, const char *key, const char *v) {
+    fprintf(f, "%s\"%s\": ", lead, key);
+    json_str(f, v);
+}
+static void json_knum(FILE *f, const char *lead, const char *pre, const char *key, double v) {
+    fprintf(f, "%s\"%s%s\": ", lead, pre, key);
+    json_num(f, v);
+}
 static const char *state_name(int s) {
     return s == 1 ? "ok" : s == -1 ? "WRONG" : s == -2 ? "error" : s == -3 ? "unavailable" : "not run";
 }
@@ -67,30 +76,22 @@ static const char *state_name(int s) {
 /* "<prefix>status", ms, min, max, GB/s, %copy and launches of one shape. */
 static void json_meas(FILE *f, const char *pre, const bench_meas *m) {
     const int ok = m->state == 1;
-    fprintf(f, "     \"%sstatus\": \"%s\", \"%sms\": ", pre, state_name(m->state), pre);
-    json_num(f, ok ? m->ms : -1);
-    fprintf(f, ", \"%smin_ms\": ", pre);
-    json_num(f, ok ? m->min_ms : -1);
-    fprintf(f, ", \"%smax_ms\": ", pre);
-    json_num(f, ok ? m->max_ms : -1);
-    fprintf(f, ", \"%sgbps\": ", pre);
-    json_num(f, m->gbps);
-    fprintf(f, ", \"%spct_of_copy\": ", pre);
-    json_num(f, m->pct_copy);
+    fprintf(f, "     \"%sstatus\": \"%s\"", pre, state_name(m->state));
+    json_knum(f, ", ", pre, "ms", ok ? m->ms : -1);
+    json_knum(f, ", ", pre, "min_ms", ok ? m->min_ms : -1);
+    json_knum(f, ", ", pre, "max_ms", ok ? m->max_ms : -1);
+    json_knum(f, ", ", pre, "gbps", m->gbps);
+    json_knum(f, ", ", pre, "pct_of_copy", m->pct_copy);
     fprintf(f, ", \"%slaunches_per_sample\": %ld,\n", pre, ok ? m->launches : 0L);
 }
 
 int report_write_json(const bench_report *r, const char *path) {
     FILE *f = fopen(path, "w");
     if (!f) return printf("ERROR: cannot write %s\n", path), -1;
-    fprintf(f, "{\n  \"device\": ");
-    json_str(f, r->device);
-    fprintf(f, ",\n  \"torch\": ");
-    json_str(f, r->torch_info);
-    fprintf(f, ",\n  \"candle\": ");
-    json_str(f, r->candle_info);
-    fprintf(f, ",\n  \"copy_reference\": ");
-    json_str(f, r->copy_ref);
+    json_kstr(f, "{\n  ", "device", r->device);
+    json_kstr(f, ",\n  ", "torch", r->torch_info);
+    json_kstr(f, ",\n  ", "candle", r->candle_info);
+    json_kstr(f, ",\n  ", "copy_reference", r->copy_ref);
     fprintf(f, ",\n  \"shapes\": {\"ours\": \"libcrk helpers\", \"candle_shape\": \"our kernels, crk_launch with "
                "1024 threads x ceil(n/1024) blocks, info uploaded once\", \"candle_kernel\": \"Candle's cubin, same "
                "shape and arguments\"},\n");
@@ -98,28 +99,20 @@ int report_write_json(const bench_report *r, const char *path) {
                "median of 15 samples\",\n  \"rows\": [\n");
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
-        fprintf(f, "    {\"op\": ");
-        json_str(f, w->op);
-        fprintf(f, ", \"kernel\": ");
-        json_str(f, w->kernel);
-        fprintf(f, ", \"dtype\": ");
-        json_str(f, w->dtype);
+        json_kstr(f, "    {", "op", w->op);
+        json_kstr(f, ", ", "kernel", w->kernel);
+        json_kstr(f, ", ", "dtype", w->dtype);
         fprintf(f, ", \"layout\": \"%s\", \"log2n\": %d, \"n\": %zu, \"rows\": %zu, \"cols\": %zu, \"bytes\": %.0f,\n",
                 bench_layout_names[w->layout], w->log2n, w->n, w->rows, w->cols, w->bytes);
         for (int s = 0; s < SHAPE_COUNT; s++) json_meas(f, PREFIX[s], &w->m[s]);
-        fprintf(f, "     \"samples\": %d, \"buffer_sets\": %d, \"pct_of_copy\": ", w->samples, w->rotate);
-        json_num(f, w->m[SHAPE_CRK].pct_copy);
-        fprintf(f, ", \"torch_ms\": ");
-        json_num(f, w->torch_state == 1 ? w->torch_ms : -1);
-        fprintf(f, ", \"torch_gbps\": ");
-        json_num(f, w->torch_gbps);
-        fprintf(f, ", \"torch_op\": ");
-        if (w->torch_state == 1) json_str(f, w->torch_op);
-        else fputs("null", f);
-        fprintf(f, ", \"ours_over_torch\": ");
-        json_num(f, w->ratio);
-        fprintf(f, ", \"candle_shape_over_candle_kernel\": ");
-        json_num(f, w->ratio_candle);
+        fprintf(f, "     \"samples\": %d, \"buffer_sets\": %d", w->samples, w->rotate);
+        json_knum(f, ", ", "", "pct_of_copy", w->m[SHAPE_CRK].pct_copy);
+        json_knum(f, ", ", "", "torch_ms", w->torch_state == 1 ? w->torch_ms : -1);
+        json_knum(f, ", ", "", "torch_gbps", w->torch_gbps);
+        if (w->torch_state == 1) json_kstr(f, ", ", "torch_op", w->torch_op);
+        else fputs(", \"torch_op\": null", f);
+        json_knum(f, ", ", "", "ours_over_torch", w->ratio);
+        json_knum(f, ", ", "", "candle_shape_over_candle_kernel", w->ratio_candle);
         fprintf(f, "}%s\n", i + 1 < r->nrows ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
@@ -177,7 +170,7 @@ void report_print_table(const bench_report *r) {
     printf("   GB/s = (unique bytes read + bytes written) / median time; %%copy vs %s\n", r->copy_ref);
     printf("   crk = libcrk's helpers; cshape = our kernels in Candle's launch (1024 x ceil(n/1024), info cached)\n");
     printf("   candle: %s\n   torch: %s\n", r->candle_info, r->torch_info);
-    const char *fmt = "%-13s %-10s %-13s %-4s %9s %6s %9s %6s %9s %8s %9s %8s\n";
+    const char *fmt = "%-13s %-10s %-13s %-4s %9s %6s %9s %6s %9s %9s %10s %9s\n";
     printf(fmt, "op", "dtype", "layout", "n", "crk GB/s", "%copy", "cshp GB/s", "%copy", "cndl GB/s", "cshp/cndl",
            "torch GB/s", "crk/torch");
     for (size_t i = 0; i < r->nrows; i++) {

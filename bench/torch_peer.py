@@ -8,10 +8,13 @@ same GPU, and prints one JSON object per line on stdout:
    "ms": ..., "gbps": ..., "torch_op": ...}
   {"kind": "error", "msg": ...}
 Layouts for an (R, C) problem, R = 2^(k//2), C = n / R:
-  contiguous  x of shape (R, C)
-  strided     x = base.t() with base of shape (C, R)   (strides (1, R))
-  broadcast   x = row.expand(R, C) with row of shape (C,)   (strides (0, 1));
-              for where only the condition is broadcast.
+  contiguous     x of shape (R, C)
+  strided        x = base.t() with base of shape (C, R)   (strides (1, R));
+                 binary: the lhs; const_set: the view filled
+  broadcast      x = row.expand(R, C) with row of shape (C,)   (strides (0, 1));
+                 where: the condition only; binary: the rhs (a bias add)
+  broadcast_col  binary rhs = col.expand(R, C) with col of shape (R, 1)
+  pitched        copy2d: dst[:, :C].copy_(src), dst of shape (R, C + 64)
 Outputs are preallocated contiguous (R, C) tensors written through out= or
 copy_ wherever torch offers that (torch_op says what ran).
 Timing: triton.testing.do_bench (CUDA events, L2 flushed before each call,
@@ -24,23 +27,33 @@ import json
 import statistics
 import sys
 
-# name, kernel, input pool, output dtype name, family (same table as bench/bench.c)
+# name, kernel, input pools, output dtype name, family, layouts (same table as bench/ops.c)
+MAP3 = ("contiguous", "strided", "broadcast")
 OPS = [
-    ("copy", "ucopy_f32", "f32", "f32", "copy"),
-    ("exp", "uexp_f32", "f32", "f32", "exp"),
-    ("gelu", "ugelu_f32", "f32", "f32", "gelu"),
-    ("silu", "usilu_f32", "f32", "f32", "silu"),
-    ("gelu_bf16", "ugelu_bf16", "bf16", "bf16", "gelu"),
-    ("cast_f32_bf16", "cast_f32_bf16", "f32", "bf16", "cast"),
-    ("cast_bf16_f32", "cast_bf16_f32", "bf16", "f32", "cast"),
-    ("cast_f32_f16", "cast_f32_f16", "f32", "f16", "cast"),
-    ("cast_f16_f32", "cast_f16_f32", "f16", "f32", "cast"),
-    ("cast_f32_u8", "cast_f32_u8", "f32pos", "u8", "cast"),
-    ("affine", "affine_f32", "f32", "f32", "affine"),
-    ("where", "where_u8_f32", "u8", "f32", "where"),
+    ("copy", "ucopy_f32", ("f32",), "f32", "copy", MAP3),
+    ("exp", "uexp_f32", ("f32",), "f32", "exp", MAP3),
+    ("gelu", "ugelu_f32", ("f32",), "f32", "gelu", MAP3),
+    ("silu", "usilu_f32", ("f32",), "f32", "silu", MAP3),
+    ("gelu_bf16", "ugelu_bf16", ("bf16",), "bf16", "gelu", MAP3),
+    ("cast_f32_bf16", "cast_f32_bf16", ("f32",), "bf16", "cast", MAP3),
+    ("cast_bf16_f32", "cast_bf16_f32", ("bf16",), "f32", "cast", MAP3),
+    ("cast_f32_f16", "cast_f32_f16", ("f32",), "f16", "cast", MAP3),
+    ("cast_f16_f32", "cast_f16_f32", ("f16",), "f32", "cast", MAP3),
+    ("cast_f32_u8", "cast_f32_u8", ("f32pos",), "u8", "cast", MAP3),
+    ("affine", "affine_f32", ("f32",), "f32", "affine", MAP3),
+    ("where", "where_u8_f32", ("u8", "f32", "f32pos"), "f32", "where", MAP3),
+    # binary: strided = lhs transposed; broadcast = rhs [1,C]; broadcast_col = rhs [R,1]
+    ("add", "badd_f32", ("f32", "f32"), "f32", "add", MAP3),
+    ("mul", "bmul_f32", ("f32", "f32"), "f32", "mul", ("contiguous", "broadcast_col")),
+    ("maximum_bf16", "bmaximum_bf16", ("bf16", "bf16"), "bf16", "maximum", MAP3),
+    ("lt", "lt_f32", ("f32", "f32"), "u8", "lt", MAP3),
+    ("const_set", "const_set_f32", (), "f32", "const_set", ("contiguous", "strided")),
+    ("copy2d", "copy2d_f32", ("f32",), "f32", "copy2d", ("pitched",)),
+    ("copy2d_bf16", "copy2d_bf16", ("bf16",), "bf16", "copy2d", ("pitched",)),
 ]
-LAYOUTS = ["contiguous", "strided", "broadcast"]
 AFFINE_MUL, AFFINE_ADD = 1.5, -0.25
+CONST_VALUE = 1.5
+PITCH_PAD = 64  # copy2d: dst row stride C + 64
 ROTATE_BYTES = 256 << 20
 MAX_SETS = 8
 
@@ -89,11 +102,13 @@ def main():
         return x.to(DT[pool]) if pool != "f32" else x
 
     def view(pool, layout, R, C):
-        if layout == "contiguous":
-            return make(pool, (R, C))
         if layout == "strided":
             return make(pool, (C, R)).t()
-        return make(pool, (C,)).expand(R, C)
+        if layout == "broadcast":
+            return make(pool, (C,)).expand(R, C)
+        if layout == "broadcast_col":
+            return make(pool, (R, 1)).expand(R, C)
+        return make(pool, (R, C))
 
     # Out-variants that not every torch version exposes: probe once.
     def probe(fn):
@@ -108,6 +123,7 @@ def main():
     gelu_out = probe(lambda a, o: torch._C._nn.gelu(a, approximate="tanh", out=o))
     silu_out = probe(lambda a, o: torch._C._nn.silu(a, out=o))
     where_out = probe(lambda a, o: torch.where(a > 0, a, a, out=o))
+    lt_u8 = probe(lambda a, o: torch.lt(a, a, out=o.to(torch.uint8)))
     mul_t = torch.tensor(AFFINE_MUL, device=dev)
     add_t = torch.tensor(AFFINE_ADD, device=dev)
     try:  # one fused kernel: add + x * mul, with 0-d device tensors
@@ -136,6 +152,14 @@ def main():
             if addcmul_ok:
                 return (lambda: torch.addcmul(add_t, x, mul_t, out=y)), "torch.addcmul(add0d, x, mul0d, out=) (1 kernel)"
             return (lambda: torch.mul(x, AFFINE_MUL, out=y).add_(AFFINE_ADD)), "torch.mul(out=) + add_ (2 kernels)"
+        if family in ("add", "mul", "maximum", "lt"):
+            fn = {"add": torch.add, "mul": torch.mul, "maximum": torch.maximum, "lt": torch.lt}[family]
+            into = str(y.dtype).replace("torch.", "")
+            return (lambda: fn(x, extra, out=y)), f"torch.{fn.__name__}(lhs, rhs, out={into})"
+        if family == "const_set":
+            return (lambda: x.fill_(CONST_VALUE)), "Tensor.fill_" + (" (transposed view)" if not x.is_contiguous() else "")
+        if family == "copy2d":
+            return (lambda: y.copy_(x)), "dst[:, :C].copy_(src) (dst rows of C + 64)"
         c, t, f = extra
         if where_out:
             return (lambda: torch.where(c, t, f, out=y)), "torch.where(bool cond, out=)"
@@ -175,38 +199,54 @@ def main():
             samples.append(s.elapsed_time(e) / count)
         return statistics.median(samples)
 
+    def operands(family, pools, out_dt, layout, R, C):
+        """(x, y, extra, inputs) of one buffer set; inputs: what is read."""
+        if family == "where":
+            tl = "contiguous" if layout == "broadcast" else layout
+            ins = (view("u8", layout, R, C), view(pools[1], tl, R, C), view(pools[2], tl, R, C))
+            return None, torch.empty((R, C), device=dev, dtype=DT[out_dt]), ins, ins
+        if family in ("add", "mul", "maximum", "lt"):
+            x = view(pools[0], "strided" if layout == "strided" else "contiguous", R, C)
+            rhs = view(pools[1], layout if layout.startswith("broadcast") else "contiguous", R, C)
+            ydt = torch.bool if family == "lt" and not lt_u8 else DT[out_dt]
+            return x, torch.empty((R, C), device=dev, dtype=ydt), rhs, (x, rhs)
+        if family == "const_set":
+            x = view("f32", layout, R, C)  # the view filled in place
+            return x, None, None, ()
+        if family == "copy2d":
+            x = make(pools[0], (R, C))
+            dst = torch.empty((R, C + PITCH_PAD), device=dev, dtype=DT[out_dt])
+            return x, dst[:, :C], None, (x,)
+        x = view(pools[0], layout, R, C)
+        return x, torch.empty((R, C), device=dev, dtype=DT[out_dt]), None, (x,)
+
+    def unique_bytes(t):
+        """Bytes of the storage behind a view: a broadcast operand once."""
+        try:
+            return t.untyped_storage().nbytes()
+        except AttributeError:
+            return t.storage().size() * t.element_size()
+
     wanted = None if args.ops is None else set(args.ops.split(","))
     for k in [int(v) for v in args.sizes.split(",") if v]:
         n = 1 << k
         R = 1 << (k // 2)
         C = n // R
         sets = max(1, min(MAX_SETS, -(-ROTATE_BYTES // (n * 4))))
-        for name, kernel, pool, out_dt, family in OPS:
-            if wanted is not None and name not in wanted and kernel not in wanted and name != "copy":
-                continue
-            for layout in LAYOUTS:
-                if name == "copy" and layout != "contiguous" and wanted is not None \
-                        and "copy" not in wanted and "ucopy_f32" not in wanted:
-                    continue
+        for name, kernel, pools, out_dt, family, layouts in OPS:
+            selected = wanted is None or name in wanted or kernel in wanted
+            for layout in layouts:
+                if not selected and not (name == "copy" and layout == "contiguous"):
+                    continue  # the contiguous copy always runs: it is the reference
+                fns, desc, nbytes = [], "", 0
                 try:
-                    fns, desc = [], ""
                     for _ in range(sets):
-                        y = torch.empty((R, C), device=dev, dtype=DT[out_dt])
-                        if family == "where":
-                            c = view("u8", layout, R, C)
-                            tl = "contiguous" if layout == "broadcast" else layout
-                            t, f = view("f32", tl, R, C), view("f32pos", tl, R, C)
-                            fn, desc = build(family, None, y, (c, t, f))
-                        else:
-                            fn, desc = build(family, view(pool, layout, R, C), y, None)
+                        x, y, extra, ins = operands(family, pools, out_dt, layout, R, C)
+                        fn, desc = build(family, x, y, extra)
                         fns.append(fn)
+                        nbytes = sum(unique_bytes(t) for t in ins) + n * ISZ[out_dt]
                     it = itertools.cycle(fns)
                     ms = time_call(lambda: next(it)())
-                    uniq = C if layout == "broadcast" else n
-                    if family == "where":
-                        nbytes = uniq * 1 + n * 4 * 2 + n * 4
-                    else:
-                        nbytes = uniq * ISZ[pool] + n * ISZ[out_dt]
                     emit(kind="row", op=name, dtype=out_dt, layout=layout, log2n=k, n=n, ms=ms,
                          gbps=nbytes / (ms * 1e6), torch_op=desc, buffer_sets=sets)
                 except Exception as e:  # noqa: BLE001

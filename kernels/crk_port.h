@@ -40,6 +40,18 @@ namespace crk {
 
 CRK_DEV void block_barrier() { __syncthreads(); }
 
+/* x, hidden from the optimiser's pattern matching (no instruction). clang
+ * turns fptrunc(fmul(fpext a, fpext b)) of 16-bit values into
+ * v_fma_mix(a, b, +0), which makes a product of -0 into +0 (found by the
+ * emulated gfx942/gfx1100 runs of bmul_f16); a 16-bit product passes
+ * through here before it is rounded. */
+CRK_DEV float opaque(float x) {
+#if CRK_AMD
+    __asm__("" : "+v"(x));
+#endif
+    return x;
+}
+
 /* Butterfly exchange within a wave of CRK_WAVE lanes (explicit width). */
 CRK_DEV float shfl_xor(float v, int mask) {
 #if CRK_AMD

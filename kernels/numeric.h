@@ -108,7 +108,7 @@ template <> struct H<bf16> {
 };
 template <class S> CRK_DEV H<S> operator+(H<S> a, H<S> b) { return H<S>::make(a.f() + b.f()); }
 template <class S> CRK_DEV H<S> operator-(H<S> a, H<S> b) { return H<S>::make(a.f() - b.f()); }
-template <class S> CRK_DEV H<S> operator*(H<S> a, H<S> b) { return H<S>::make(a.f() * b.f()); }
+template <class S> CRK_DEV H<S> operator*(H<S> a, H<S> b) { return H<S>::make(opaque(a.f() * b.f())); }
 template <class S> CRK_DEV H<S> operator/(H<S> a, H<S> b) { return H<S>::make(a.f() / b.f()); }
 template <class S> CRK_DEV H<S> operator-(H<S> a) { return H<S>{(uint16_t)(a.b ^ 0x8000u)}; }
 template <class S> CRK_DEV bool operator>(H<S> a, H<S> b) { return a.f() > b.f(); }

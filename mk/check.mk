@@ -27,8 +27,11 @@ build/unit/%: tests/unit/%.c build/libcrk.a tests/unit/unit.h
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itests/ref -Itests/gpu $< $(filter tests/gpu/%.c,$^) $(REF_LIB_SRCS) build/libcrk.a $(LIB_LIBS) $(CHECK_LIBS) -o $@
 
 # Without `all`'s summary: make check does not reprint the build summary.
-check: artifacts lib cli build/ref_selftest $(UNIT_BINS) build/numeric build/hello build/hello-shared build/hello-small build/abi_v0_1
-	$(Q)scripts/check.sh "$(ARCHS)"
+# The emulated AMD targets (tests/emu, mk/emu.mk) run the AMD code objects.
+EMU_CHECK_BINS = $(EMU_OUT)/emu-disasm $(EMU_OUT)/test_exec $(EMU_OUT)/test_rt $(EMU_OUT)/libamdhip64.so
+check: artifacts lib cli build/ref_selftest $(UNIT_BINS) build/numeric build/hello build/hello-shared build/hello-small \
+  build/abi_v0_1 $(EMU_CHECK_BINS)
+	$(Q)EMU_ARCHS="$(filter $(ARCHS),$(EMU_ARCHS))" scripts/check.sh "$(ARCHS)"
 
 .PHONY: check
 
@@ -75,3 +78,13 @@ fuzz: artifacts
 check-tools:
 	$(Q)scripts/check_tools.sh
 .PHONY: check-tools
+
+# The deliberately broken kernels (scripts/mutants.sh) each fail the numeric
+# suite on the emulated gfx942 (CI runs it; device_run.sh does the same with
+# NVIDIA mutants on a GPU).
+MUTANT_ARCH ?= gfx942
+check-mutants: build/numeric $(EMU_OUT)/libamdhip64.so build/gen/stamp | $(TOOLSTAMP)
+	$(Q)CLANG="$(CLANG)" HIPFLAGS="$(HIPFLAGS)" scripts/mutants.sh build/mutants amd $(MUTANT_ARCH) > build/mutants.log
+	$(Q)CRK_GPU_API=hip CRK_HIP_LIBRARY=$(CURDIR)/$(EMU_OUT)/libamdhip64.so CRK_EMU_ARCH=$(MUTANT_ARCH) \
+	  scripts/check_mutants.sh build/mutants
+.PHONY: check-mutants

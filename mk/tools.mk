@@ -18,6 +18,7 @@ TOOL_LLD     := ld.lld-22                # pkg: lld-22 bookworm-security
 # clang-offload-bundler runs llvm-objcopy from its own directory (llvm-22),
 # not from PATH: check_tools.sh cannot see it, a fresh root did.
 TOOL_OBJCOPY := llvm-objcopy-22          # pkg: llvm-22 bookworm-security
+EMU_OBJDUMP  := llvm-objdump-22          # pkg: llvm-22 bookworm-security
 
 # Host code, libraries and tests.
 CC           := gcc                      # pkg: gcc bookworm

@@ -2,10 +2,13 @@
 # check.sh "ARCHS" — the steps of `make check`, each counted, then one closing
 # line for the whole run, counting tests (a test's inner comparisons are
 # reported apart). GPU tests count as skipped (never passed) without a GPU.
+# EMU_ARCHS (from make): the AMD targets the emulator (tests/emu) runs the
+# numeric suite on, through libcrk's HIP back end and the stand-in runtime.
 set -uo pipefail
 archs=$1
+emu_archs=${EMU_ARCHS-gfx942 gfx1100}
 passed=0 failed=0 skipped=0 comparisons=0
-full_step="numeric suite on the GPU present"  # its table is shown whole: no row dropped
+full_step="numeric suite on the GPU present"  # numeric tables are shown whole: no row dropped
 log=build/check.log
 : > "$log"
 step() { # step NAME COMMAND...: runs it, echoes its output, adds what it counted
@@ -14,7 +17,7 @@ step() { # step NAME COMMAND...: runs it, echoes its output, adds what it counte
   local out rc
   out=$("$@" 2>&1); rc=$?
   echo "$out" | tee -a "$log" >/dev/null
-  if [ "$name" = "$full_step" ]; then echo "$out"; else echo "$out" | tail -n 12; fi
+  case $name in "numeric suite"*) echo "$out" ;; *) echo "$out" | tail -n 12 ;; esac
   local p f s
   if line=$(echo "$out" | grep -E '^(numeric: )?[0-9]+ passed, [0-9]+ failed' | tail -1); then
     p=$(echo "$line" | sed -E 's/^[a-z: ]*([0-9]+) passed.*/\1/'); f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
@@ -30,6 +33,19 @@ step() { # step NAME COMMAND...: runs it, echoes its output, adds what it counte
   [ $rc -ne 0 ] && [ "$f" = 0 ] && f=1
   passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
+# The emulated numeric runs take minutes: they start now, one per arch in
+# the background, while the steps below run; their steps wait for them.
+mkdir -p build/emu
+for a in $emu_archs; do
+  ( CRK_GPU_API=hip CRK_HIP_LIBRARY="$PWD/build/emu/libamdhip64.so" CRK_EMU_ARCH=$a CRK_EMU_STATS=1 \
+      build/numeric --no-huge --json "build/emu/numeric-$a.json" > "build/emu/numeric-$a.log" 2>&1
+    echo $? > "build/emu/numeric-$a.rc" ) &
+  eval "emu_pid_$a=$!"
+done
+emu_result() { # emu_result ARCH: the finished run's log, and its exit status
+  cat "build/emu/numeric-$1.log"; return "$(cat "build/emu/numeric-$1.rc")"
+}
+
 step "manifest vs files and registry" scripts/check_manifest.sh $archs
 step "AMDGPU ABI and resources, every kernel in every arch" build/crk verify hsaco
 step "CPU references" build/ref_selftest
@@ -39,6 +55,20 @@ done
 step "CLI" env CRK=build/crk tests/unit/test_cli.sh
 step "programs linked with libcrk (static, shared, small)" tests/unit/test_link.sh
 step "$full_step" build/numeric --json build/numeric.json
+if [ -n "$emu_archs" ]; then
+  step "emulator: executor unit tests (hand-assembled gfx942/gfx1100 code)" build/emu/test_exec
+  step "emulator: stand-in HIP runtime unit tests" build/emu/test_rt
+  step "emulator: every instruction of the shipped objects decodes as llvm-objdump-22 says" \
+    env OBJDUMP=llvm-objdump-22 tests/emu/test_decode.sh 20 $emu_archs
+  step "emulator: every instruction of the shipped objects executes" make -s emu-test-cover EMU_DECODE_ARCHS="$emu_archs"
+  case " $emu_archs " in *" gfx942 "*)
+    step "deliberately broken kernels fail on emulated gfx942" make -s check-mutants MUTANT_ARCH=gfx942 ;;
+  esac
+  for a in $emu_archs; do
+    eval "wait \$emu_pid_$a" # (a step runs in a subshell, which cannot wait for it)
+    step "numeric suite on emulated $a" emu_result "$a"
+  done
+fi
 echo
 echo "CPU reference comparisons (inside the tests above): $comparisons"
 echo "check: $passed passed, $failed failed, $skipped skipped"

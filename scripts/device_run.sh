@@ -17,12 +17,9 @@ for part in "$@"; do
     memcheck) timeout ${MEMCHECK_TIMEOUT:-200} compute-sanitizer --tool memcheck --print-limit 20 ./numeric --seed "$seed" --no-huge  \
                 > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; grep -E 'ERROR SUMMARY|FAIL|numeric:' "$OUT/memcheck.log" | tail -5 ;;
     mutants) # deliberately broken builds (scripts/mutants.sh): each must fail
-      for m in tail:affine_* overrun:affine_* gelu:ugelu_f32 swap:where_* divzero:bdiv_* rhsstride:badd_* \
-               nenan:ne_* nanprop:bmaximum_* setflat:const_set_* rowover:copy2d_* fillshort:fill_*; do
-        name=${m%%:*} glob=${m#*:}
-        ./numeric --no-huge --source dir --path "mutants/$name" --filter "$glob" > "$OUT/mutant-$name.log" 2>&1
-        echo "mutant $name (rc=$?): $(grep -c '^FAIL' "$OUT/mutant-$name.log") FAIL lines; $(grep -m1 '^FAIL' "$OUT/mutant-$name.log"); $(tail -1 "$OUT/mutant-$name.log")"
-      done ;;
-    bench) PYTHONUNBUFFERED=1 ./bench  --out "$OUT/bench" > "$OUT/bench.txt" 2>&1; echo "rc=$?"; tail -60 "$OUT/bench.txt" ;;
+      NUMERIC=./numeric ../scripts/check_mutants.sh mutants | tee "$OUT/mutants.txt" ;;
+    bench) # Candle's cubins: .device/peers/candle-0.11-sm90 (make device-stage), found next to ./bench
+      PYTHONUNBUFFERED=1 timeout ${BENCH_TIMEOUT:-540} ./bench --out "$OUT/bench" ${BENCH_ARGS:-} > "$OUT/bench.txt" 2>&1
+      echo "rc=$?"; grep -E '^(candle|torch|ERROR|WARNING)' "$OUT/bench.txt" | head -20; sed -n '/^== crk vs/,$p' "$OUT/bench.txt" ;;
   esac
 done

@@ -1,44 +1,55 @@
 #!/usr/bin/env bash
-# mutants.sh OUTDIR — builds deliberately broken NVIDIA variants of kernels
-# (sm_90 only) to show that the numeric suite catches real bugs:
-#   tail      affine: the contiguous tail loop is skipped (unwritten outputs)
-#   overrun   affine: the tail loop writes one element past the end
-#   gelu      unary: gelu's 0.044715 becomes 0.0447
-#   swap      ternary: strided where reads t and f through each other's strides
-#   divzero   binary: integer x/0 gives 0 instead of all ones
-#   rhsstride binary: a strided rhs is read at lhs's offsets
-#   nenan     cmp: ne is false on NaN (ordered compare)
-#   nanprop   binary: 16-bit maximum/minimum ignore NaN
-#   setflat   const_set: a strided view is written as if contiguous
-#   rowover   copy2d: each row copies one element too many
-#   fillshort fill: the last element is left unwritten
-# MUTANTS (below) pairs each with the kernels it breaks, for device_run.sh.
-# Each OUTDIR/<mutant>/nvidia holds the mutated module and an empty
-# unary.fatbin placeholder (target selection only checks that it exists).
-# Run: numeric --source dir --path OUTDIR/<mutant> --filter GLOB --no-huge
+# mutants.sh OUTDIR [nvidia | amd ARCH] — builds deliberately broken
+# variants of kernels to show that the numeric suite catches real bugs:
+# NVIDIA (sm_90, nvcc; run on the lent GPU by device_run.sh) or one AMD arch
+# (clang with $CLANG and $HIPFLAGS from make; run on the emulator by
+# `make check-mutants`). OUTDIR/list holds "name glob" per mutant: the
+# kernels each must break. Each OUTDIR/<name>/<nvidia|ARCH> holds the mutated
+# module and an empty unary placeholder (target selection only checks that
+# it exists). Run: numeric --source dir --path OUTDIR/<name> --filter GLOB --no-huge
 set -euo pipefail
-out=$1
+out=$1 kind=${2:-nvidia} arch=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-mutate() { # name module sed-file sed-expression
-  local name=$1 module=$2 file=$3 expr=$4 src=/tmp/crk-mutant-$1
+mkdir -p "$out" && : > "$out/list"
+mutate() { # name glob module sed-file sed-expression
+  local name=$1 glob=$2 module=$3 file=$4 expr=$5 src=/tmp/crk-mutant-$1
   rm -rf "$src" && cp -r "$top/kernels" "$src"
   sed -i "$expr" "$src/$file"
   if cmp -s "$src/$file" "$top/kernels/$file"; then echo "mutants: $name: the edit did not apply" >&2; exit 1; fi
-  mkdir -p "$out/$name/nvidia"
-  "$nvcc" -x cu -std=c++17 -O3 -I"$src" -fatbin -gencode arch=compute_90,code=sm_90 \
-    "$top/build/gen/$module.hip" -o "$out/$name/nvidia/$module.fatbin"
-  [ -f "$out/$name/nvidia/unary.fatbin" ] || : > "$out/$name/nvidia/unary.fatbin"
+  if [ "$kind" = amd ]; then
+    mkdir -p "$out/$name/$arch"
+    # shellcheck disable=SC2086 # HIPFLAGS is a list of flags
+    $CLANG -I"$src" $HIPFLAGS --offload-arch="$arch" -c "$top/build/gen/$module.hip" -o "$out/$name/$arch/$module.hsaco"
+    [ -f "$out/$name/$arch/unary.hsaco" ] || : > "$out/$name/$arch/unary.hsaco"
+  else
+    mkdir -p "$out/$name/nvidia"
+    "$nvcc" -x cu -std=c++17 -O3 -I"$src" -fatbin -gencode arch=compute_90,code=sm_90 \
+      "$top/build/gen/$module.hip" -o "$out/$name/nvidia/$module.fatbin"
+    [ -f "$out/$name/nvidia/unary.fatbin" ] || : > "$out/$name/nvidia/unary.fatbin"
+  fi
+  echo "$name $glob" >> "$out/list"
   echo "mutant $name: $module ($file: $expr)"
 }
-mutate tail affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs) out\[i\] = f(in\[i\]...);/(void)head;/'
-mutate overrun affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs)/for (size_t i = head + gid; i <= numel; i += gs)/'
-mutate gelu unary unary.h 's/m::cst<A>(0.044715)/m::cst<A>(0.0447)/'
-mutate swap ternary ternary.h 's/return ids\[o.o\[0\]\] != 0 ? t\[o.o\[1\]\] : f\[o.o\[2\]\];/return ids[o.o[0]] != 0 ? t[o.o[2]] : f[o.o[1]];/'
-mutate divzero binary binary.h 's/if (b == 0) return (I)~(I)0;/if (b == 0) return 0;/'
-mutate rhsstride binary binary.h 's/return f(lhs\[o.o\[0\]\], rhs\[o.o\[1\]\]);/return f(lhs[o.o[0]], rhs[o.o[0]]);/'
-mutate nenan binary binary.h 's/m::cmpv(a) != m::cmpv(b)/m::cmpv(a) < m::cmpv(b) || m::cmpv(a) > m::cmpv(b)/'
-mutate nanprop binary numeric.h 's/if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};//'
-mutate setflat fill fill.h 's/out\[c.o.o\[0\]\] = v;/out[i] = v;/'
-mutate rowover fill fill.h 's/col + j < d2; ++j/col + j <= d2; ++j/'
-mutate fillshort fill fill.h 's/zip_contiguous<16 \/ sizeof(T)>(numel, buf/zip_contiguous<16 \/ sizeof(T)>(numel - 1, buf/'
+# affine: the contiguous tail loop is skipped (unwritten outputs)
+mutate tail 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs) out\[i\] = f(in\[i\]...);/(void)head;/'
+# affine: the tail loop writes one element past the end
+mutate overrun 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs)/for (size_t i = head + gid; i <= numel; i += gs)/'
+# unary: gelu's 0.044715 becomes 0.0447
+mutate gelu 'ugelu_f32' unary unary.h 's/m::cst<A>(0.044715)/m::cst<A>(0.0447)/'
+# ternary: strided where reads t and f through each other's strides
+mutate swap 'where_*' ternary ternary.h 's/return ids\[o.o\[0\]\] != 0 ? t\[o.o\[1\]\] : f\[o.o\[2\]\];/return ids[o.o[0]] != 0 ? t[o.o[2]] : f[o.o[1]];/'
+# binary: integer x/0 gives 0 instead of all ones
+mutate divzero 'bdiv_*' binary binary.h 's/if (b == 0) return (I)~(I)0;/if (b == 0) return 0;/'
+# binary: a strided rhs is read at lhs's offsets
+mutate rhsstride 'badd_*' binary binary.h 's/return f(lhs\[o.o\[0\]\], rhs\[o.o\[1\]\]);/return f(lhs[o.o[0]], rhs[o.o[0]]);/'
+# cmp: ne is false on NaN (an ordered compare)
+mutate nenan 'ne_*' binary binary.h 's/m::cmpv(a) != m::cmpv(b)/m::cmpv(a) < m::cmpv(b) || m::cmpv(a) > m::cmpv(b)/'
+# binary: 16-bit maximum/minimum ignore NaN
+mutate nanprop 'bmaximum_*' binary numeric.h 's/if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};//'
+# const_set: a strided view is written as if contiguous
+mutate setflat 'const_set_*' fill fill.h 's/out\[offsets_of<1>(numel, i, nd, info).o\[0\]\] = v;/out[i] = v;/; s/out\[c.o.o\[0\]\] = v;/out[i] = v;/'
+# copy2d: each row copies one element too many
+mutate rowover 'copy2d_*' fill fill.h 's/col + j < d2; ++j/col + j <= d2; ++j/; s/dst\[row \* dst_s + col\] = src\[row \* src_s + col\];/dst[row * dst_s + col + (col + 1 == d2)] = src[row * src_s + col];/'
+# fill: the last element is left unwritten
+mutate fillshort 'fill_*' fill fill.h 's/zip_contiguous<16 \/ sizeof(T)>(numel, buf/zip_contiguous<16 \/ sizeof(T)>(numel - 1, buf/'

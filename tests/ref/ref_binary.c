@@ -36,6 +36,12 @@ static uint64_t int_op(int op, crk_dtype dt, uint64_t a, uint64_t b) {
     }
 }
 
+/* CUDA's fmax/fmin (PTX max/min): a NaN operand, signalling or quiet, is
+ * missing data; NaN only when both are. (C's fmax follows IEEE 754-2008
+ * maxNum, where a signalling NaN gives NaN: not what Candle computes.) */
+static double max_ignoring_nan(double a, double b) { return isnan(a) ? b : isnan(b) ? a : fmax(a, b); }
+static double min_ignoring_nan(double a, double b) { return isnan(a) ? b : isnan(b) ? a : fmin(a, b); }
+
 static double float_op(int op, crk_dtype dt, double a, double b) {
     if (dt == CRK_F32 || dt == CRK_F8E4M3) { /* f32 arithmetic, each op rounded */
         const float fa = (float)a, fb = (float)b;
@@ -44,8 +50,8 @@ static double float_op(int op, crk_dtype dt, double a, double b) {
         case 1: return fa - fb;
         case 2: return fa * fb;
         case 3: return fa / fb;
-        case 4: return fmaxf(fa, fb);
-        default: return fminf(fa, fb);
+        case 4: return (float)max_ignoring_nan(fa, fb);
+        default: return (float)min_ignoring_nan(fa, fb);
         }
     }
     if (dt == CRK_F64) {
@@ -54,8 +60,8 @@ static double float_op(int op, crk_dtype dt, double a, double b) {
         case 1: return a - b;
         case 2: return a * b;
         case 3: return a / b;
-        case 4: return fmax(a, b);
-        default: return fmin(a, b);
+        case 4: return max_ignoring_nan(a, b);
+        default: return min_ignoring_nan(a, b);
         }
     }
     /* f16/bf16: exact (or double-rounded, innocuously) in double, then one

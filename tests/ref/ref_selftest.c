@@ -899,6 +899,11 @@ static void test_binary(void)
     CHECK(of == 1.0f, "f32 max(NaN, 1) = 1");
     ref_binary("minimum", CRK_F32, &f1, &fn, &of);
     CHECK(of == 1.0f, "f32 min(1, NaN) = 1");
+    uint64_t snan_bits = 0x7FF4000000000001ull; /* signalling: CUDA's fmax ignores it too */
+    double snan, d1 = 1.0, od;
+    memcpy(&snan, &snan_bits, 8);
+    ref_binary("maximum", CRK_F64, &snan, &d1, &od);
+    CHECK(od == 1.0, "f64 max(sNaN, 1) = 1 (PTX max), got %g", od);
     uint16_t hn = 0x7E00, hone = 0x3C00, o16;
     ref_binary("maximum", CRK_F16, &hn, &hone, &o16);
     CHECK(o16 == 0x7FFF, "f16 max(NaN, 1) = NaN 0x7FFF, got 0x%04X", o16);
