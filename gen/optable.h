@@ -31,7 +31,6 @@ typedef struct {
     uint8_t type;      /* gen_ptype                                      */
     uint8_t mode;      /* gen_pmode                                      */
 } gen_param;
-#define GEN_MAX_PARAMS 16
 
 /* The families are libcrk's crk_family (include/crk.h), in the same order. */
 typedef crk_family gen_family_id;

@@ -113,19 +113,20 @@ template <int K> CRK_DEV Offsets<K> offsets_of(size_t numel, size_t i, size_t nd
  * decode (divisions) per run, then a step of the last dim's strides per
  * element, re-decoding only when the last dim wraps. */
 template <int K> struct Cursor {
-    size_t nd;
+    size_t numel, nd;
     const size_t *dims, *strides;
     size_t last, step[K], r;
     bool wide;
     Offsets<K> o;
-    CRK_DEV Cursor(size_t numel, size_t nd_, const size_t *info) : nd(nd_), dims(info), strides(info + nd_) {
+    CRK_DEV Cursor(size_t numel_, size_t nd_, const size_t *info)
+        : numel(numel_), nd(nd_), dims(info), strides(info + nd_) {
         last = dims[nd - 1];
         wide = numel > 0xFFFFFFFFull;
 #pragma unroll
         for (int k = 0; k < K; ++k) step[k] = strides[k * nd + nd - 1];
     }
     CRK_DEV void seek(size_t i) {
-        o = offsets_of<K>(wide ? ~(size_t)0 : 0, i, nd, dims);
+        o = offsets_of<K>(numel, i, nd, dims);
         r = wide ? i % last : (uint32_t)i % (uint32_t)last;
     }
     CRK_DEV void next(size_t i) { /* i: the index just visited */
@@ -142,7 +143,7 @@ template <int K> struct Cursor {
  * stored with one wide store when the run is whole and aligned. */
 template <int N, int K, class D, class G>
 CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, G g) {
-    if (global_stride() >= numel) { /* a thread per element (see one_per_thread) */
+    if (global_stride() >= numel) { /* a thread per element ("Launch shapes" above) */
         const size_t i = global_id();
         if (i < numel) out[i] = g(i, offsets_of<K>(numel, i, nd, info));
         return;
@@ -185,7 +186,7 @@ CRK_DEV void zip_packs(D *out, F f, const Pack<S, N> &...p) {
 template <int N, class D, class F, class... S>
 CRK_DEV void zip_contiguous(size_t numel, D *out, F f, const S *...in) {
     const size_t gid = global_id(), gs = global_stride();
-    if (gs >= numel) { /* a thread per element (see one_per_thread) */
+    if (gs >= numel) { /* a thread per element ("Launch shapes" above) */
         if (gid < numel) out[gid] = f(in[gid]...);
         return;
     }

@@ -21,7 +21,7 @@ template <class T> CRK_DEV void const_set(size_t numel, size_t nd, const size_t 
         zip_contiguous<N>(numel, out, [=]() { return v; });
         return;
     }
-    if (global_stride() >= numel) { /* a thread per element (elementwise.h) */
+    if (global_stride() >= numel) { /* a thread per element ("Launch shapes", elementwise.h) */
         const size_t i = global_id();
         if (i < numel) out[offsets_of<1>(numel, i, nd, info).o[0]] = v;
         return;
@@ -46,7 +46,7 @@ CRK_DEV void copy2d(const T *src, T *dst, uint32_t d1, uint32_t d2, uint32_t src
     constexpr int N = 16 / sizeof(T);
     if (d1 == 0 || d2 == 0) return;
     const size_t n = (size_t)d1 * d2;
-    if (global_stride() >= n) { /* a thread per element (elementwise.h) */
+    if (global_stride() >= n) { /* a thread per element ("Launch shapes", elementwise.h) */
         const size_t idx = global_id();
         if (idx >= n) return;
         const size_t row = n <= 0xFFFFFFFFull ? (uint32_t)idx / d2 : idx / d2, col = idx - row * d2;

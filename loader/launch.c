@@ -36,6 +36,13 @@ static const crk_kernel_info *kernel(const char *name, int family, crk_status *s
     return ki;
 }
 
+/* A helper's first steps: a context, and a kernel of its family. */
+static const crk_kernel_info *helper_kernel(const crk_ctx *ctx, const char *name, crk_family family,
+                                            crk_status *st) {
+    if (!ctx) return *st = crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : helper_of(family)), NULL;
+    return kernel(name, (int)family, st);
+}
+
 /* A launch's kernel arguments, assembled from the registry's parameter
  * roles (never from names or positions). args[] point into the pack, so a
  * pack is filled in place and never copied. */
@@ -106,11 +113,14 @@ static void grid_for(const crk_kernel_info *ki, size_t numel, int strided, unsig
     grid[0] = (unsigned)(blocks ? blocks : 1), grid[1] = grid[2] = 1;
 }
 
-/* Takes an info slot, uploads info into it on the stream (no host sync),
- * launches, and marks the slot busy until the kernel is done. */
-/* work: the element count the grid is sized for. */
-static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, void *fn,
-                                   const size_t *info, size_t info_len, arg_pack *a, size_t work) {
+/* Loads the kernel's function, takes an info slot (when info_len != 0),
+ * uploads info into it on the stream (no host sync), launches a grid sized
+ * for `work` elements, and marks the slot busy until the kernel is done. */
+static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
+                                   size_t info_len, arg_pack *a, size_t work) {
+    crk_status st = CRK_OK;
+    void *fn = crk_function(ctx, ki, &st);
+    if (!fn) return st;
     void **args = a->args;
     ctx->gpu.make_current(&ctx->gpu);
     unsigned grid[3], block[3] = {ki->block, 1, 1};
@@ -163,8 +173,7 @@ typedef struct {
 static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family family, inputs in, void *out,
                        const double *scalars, unsigned nscalars) {
     crk_status st = CRK_OK;
-    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : helper_of(family));
-    const crk_kernel_info *ki = kernel(name, (int)family, &st);
+    const crk_kernel_info *ki = helper_kernel(ctx, name, family, &st);
     if (!ki) return st;
     for (size_t i = 0; i < in.n; i++)
         if ((st = check_layout(in.what[i], in.ls[i])) != CRK_OK) return st;
@@ -182,11 +191,9 @@ static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family 
     /* NULL info when every layout is contiguous (Candle passes one to where
      * always; ours accepts NULL too, so contiguous launches skip the upload). */
     const size_t info_len = crk_info_pack(in.ls, in.n, 1, info, 4 * CRK_MAX_DIMS);
-    void *fn = crk_function(ctx, ki, &st);
-    if (!fn) return st;
     for (size_t i = 0; i < in.n && i < 4; i++) a.in[i] = at_offset(in.ptrs[i], in.ls[i], operand_dtype(ki, (int)i));
     if ((st = pack_args(ki, &a, scalars, nscalars, NULL)) != CRK_OK) return st;
-    return launch_with_info(ctx, s, ki, fn, info, info_len, &a, a.numel);
+    return launch_with_info(ctx, s, ki, info, info_len, &a, a.numel);
 }
 
 static crk_status map1(crk_ctx *ctx, crk_stream s, const char *name, crk_family family, const crk_layout *l,
@@ -241,8 +248,7 @@ crk_status crk_cmp(crk_ctx *ctx, crk_stream s, const char *name, const crk_layou
 crk_status crk_const_set(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *l, void *out,
                          const void *value) {
     crk_status st = CRK_OK;
-    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "crk_const_set");
-    const crk_kernel_info *ki = kernel(name, CRK_FAMILY_CONST_SET, &st);
+    const crk_kernel_info *ki = helper_kernel(ctx, name, CRK_FAMILY_CONST_SET, &st);
     if (!ki) return st;
     if ((st = check_layout("output", l)) != CRK_OK) return st;
     if (!out || !value) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, out ? "value" : "out");
@@ -250,38 +256,26 @@ crk_status crk_const_set(crk_ctx *ctx, crk_stream s, const char *name, const crk
     arg_pack a = {.numel = crk_layout_numel(l), .num_dims = l->rank};
     if (a.numel == 0) return CRK_OK;
     const size_t info_len = crk_info_pack(&l, 1, 1, info, 2 * CRK_MAX_DIMS);
-    void *fn = crk_function(ctx, ki, &st);
-    if (!fn) return st;
     a.out = (void *)at_offset(out, l, operand_dtype(ki, -1));
     if ((st = pack_args(ki, &a, NULL, 0, value)) != CRK_OK) return st;
-    return launch_with_info(ctx, s, ki, fn, info, info_len, &a, a.numel);
-}
-
-/* Kernels without an info buffer (fill, copy2d): numel sizes the grid. */
-static crk_status launch_plain(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, arg_pack *a, size_t work) {
-    crk_status st = CRK_OK;
-    void *fn = crk_function(ctx, ki, &st);
-    if (!fn) return st;
-    return launch_with_info(ctx, s, ki, fn, NULL, 0, a, work);
+    return launch_with_info(ctx, s, ki, info, info_len, &a, a.numel);
 }
 
 crk_status crk_fill(crk_ctx *ctx, crk_stream s, const char *name, void *buf, size_t numel, const void *value) {
     crk_status st = CRK_OK;
-    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "crk_fill");
-    const crk_kernel_info *ki = kernel(name, CRK_FAMILY_FILL, &st);
+    const crk_kernel_info *ki = helper_kernel(ctx, name, CRK_FAMILY_FILL, &st);
     if (!ki) return st;
     if (!buf || !value) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, buf ? "value" : "buf");
     arg_pack a = {.numel = numel, .out = buf};
     if (numel == 0) return CRK_OK;
     if ((st = pack_args(ki, &a, NULL, 0, value)) != CRK_OK) return st;
-    return launch_plain(ctx, s, ki, &a, numel);
+    return launch_with_info(ctx, s, ki, NULL, 0, &a, numel);
 }
 
 crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t d1,
                       size_t d2, size_t src_s, size_t dst_s, size_t src_o, size_t dst_o) {
     crk_status st = CRK_OK;
-    if (!ctx) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : "crk_copy2d");
-    const crk_kernel_info *ki = kernel(name, CRK_FAMILY_COPY2D, &st);
+    const crk_kernel_info *ki = helper_kernel(ctx, name, CRK_FAMILY_COPY2D, &st);
     if (!ki) return st;
     if (!src || !dst) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, src ? "dst" : "src");
     if (d1 > UINT32_MAX || d2 > UINT32_MAX || src_s > UINT32_MAX || dst_s > UINT32_MAX)
@@ -298,7 +292,7 @@ crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *
     if ((st = pack_args(ki, &a, sc, 4, NULL)) != CRK_OK) return st;
     /* each thread copies a run of 16 bytes within one row */
     const size_t run = 16 / esz;
-    return launch_plain(ctx, s, ki, &a, d1 * ((d2 + run - 1) / run) * run);
+    return launch_with_info(ctx, s, ki, NULL, 0, &a, d1 * ((d2 + run - 1) / run) * run);
 }
 
 /* Checks a raw launch against the registry signature (no GPU needed). */

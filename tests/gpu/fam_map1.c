@@ -7,7 +7,7 @@
 /* unary / cast / affine */
 int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const crk_dtype in_dt = (crk_dtype)ki->dtypes[0];
-    const crk_dtype out_dt = (crk_dtype)(ki->family_id != CRK_FAMILY_CAST ? ki->dtypes[0] : ki->dtypes[1]);
+    const crk_dtype out_dt = output_dtype(ki);
     const size_t isz = crk_dtype_size(in_dt), osz = crk_dtype_size(out_dt);
     char cn[128];
     const char *cname = case_name(S, lc, cn, sizeof cn);
@@ -55,7 +55,6 @@ int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     }
     return check_output(ki, cname, out_dt, got, want, xs, numel, poison);
 }
-
 
 /* Candle's in-place convention exists for unary and affine only. */
 int map1_applies(const layout_case *lc, const crk_kernel_info *ki) {

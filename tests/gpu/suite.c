@@ -82,7 +82,6 @@ crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r
         info_dev = S->dev_info;
     }
     const void *inp[4] = {0};
-    for (size_t i = 0; r->in && i < 4 && (i < r->nls || i == 0); i++) inp[i] = r->in[i];
     void *out = r->out, *args[16];
     size_t sizes[16];
     unsigned char scb[4][8];
@@ -92,7 +91,10 @@ crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r
         case CRK_ROLE_NUMEL: args[i] = &numel; break;
         case CRK_ROLE_NUM_DIMS: args[i] = &nd; break;
         case CRK_ROLE_INFO: args[i] = &info_dev; break;
-        case CRK_ROLE_INPUT: args[i] = (void *)&inp[p->index & 3]; break;
+        case CRK_ROLE_INPUT:
+            inp[p->index & 3] = r->in[p->index];
+            args[i] = (void *)&inp[p->index & 3];
+            break;
         case CRK_ROLE_OUTPUT: args[i] = &out; break;
         case CRK_ROLE_SCALAR:
             if (p->index == 0 && r->raw0) memcpy(scb[0], r->raw0, p->size);
