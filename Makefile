@@ -124,6 +124,8 @@ include mk/emu.mk
 include mk/check.mk
 include mk/device.mk
 include mk/bench.mk
+include mk/rust.mk
+include mk/install.mk
 
 # When this make started, and when the first make of this tree did (the
 # summary reports both: a no-op make after a 20-minute build says so).

@@ -34,18 +34,36 @@ typedef int (*cli_cmd_fn)(const cli_opts *o);
  * Returns 0, 1 when --help was asked, -1 on a usage error (message printed). */
 int cli_parse(int argc, char **argv, const char *cmd, const char *allowed, cli_opts *o);
 
-/* Reads a whole file. 0 ok (*buf malloc'ed), -1 with a message in err. */
-/* Reads and parses a code object file. 0 ok, -1 with err. */
+/* Reads and parses a code object file. 0 ok; 1 no such file (err says so);
+ * -1 unreadable (not a regular file, I/O) or corrupt, with err. */
 int cli_open_codeobj(const char *path, crk_codeobj *co, uint8_t **buf, char *err, size_t n);
 
-/* JSON string literal (quotes included) of s. */
+/* JSON string literal (quotes included) of s: always valid UTF-8 (invalid
+ * bytes become U+FFFD) with every control character escaped. */
 void cli_json_str(FILE *f, const char *s);
-/* "name" without its directory and ".hsaco". */
+/* s for a terminal: printable ASCII as is, every other byte as \xNN, so a
+ * name taken from a file or directory cannot send escape sequences. */
+void cli_text(FILE *f, const char *s);
+/* "crk: PATH: MESSAGE" on stderr, both through cli_text. */
+void cli_file_error(const char *path, const char *msg);
+/* "name" without its directory and its ".hsaco" or ".fatbin". */
 void cli_module_of(const char *path, char *out, size_t cap);
-/* Sorted subdirectory names of dir; returns count (<= cap), -1 if unreadable.
- * Names are malloc'ed: release with cli_free_names. */
-int cli_list_dir(const char *dir, int want_dirs, char **names, int cap);
-void cli_free_names(char **names, int n);
+/* 1 if name ends in ".hsaco" or ".fatbin" (a code object's file name). */
+int cli_is_codeobj_name(const char *name);
+
+/* One directory entry: its name and what stat says it is. */
+typedef struct {
+    char *name;
+    char type; /* 'd' directory, 'f' regular file, 'o' other (FIFO, ...), '?' stat failed */
+} cli_dirent;
+typedef struct {
+    cli_dirent *e;
+    size_t n;
+} cli_dir;
+/* Every entry of dir but "." and "..", however many, in the one arch order
+ * (cli_arch_cmp). 0 ok; -1 unreadable (errno set). Release with cli_dir_free. */
+int cli_read_dir(const char *path, cli_dir *d);
+void cli_dir_free(cli_dir *d);
 /* EXIT_OK if DIR is a directory and DIR/ARCH one (arch may be NULL);
  * otherwise prints why, naming the archs DIR has, and returns EXIT_CORRUPT
  * (DIR unreadable) or EXIT_FAIL (no such arch there). */

@@ -39,8 +39,14 @@ int cmd_archs(const cli_opts *o)
     uint8_t *buf;
     char err[512];
     if (cli_open_codeobj(path, &co, &buf, err, sizeof err)) {
-        fprintf(stderr, "crk: %s: %s\n", path, err);
+        cli_file_error(path, err);
         return EXIT_CORRUPT;
+    }
+    if (co.nimages == 0) { /* e.g. a bundle with a host entry only */
+        cli_file_error(path, "no device code in it (only host entries); nothing to list");
+        crk_codeobj_free(&co);
+        free(buf);
+        return EXIT_FAIL;
     }
     uint32_t *idx = malloc((co.nimages ? co.nimages : 1) * sizeof *idx);
     if (!idx) {
@@ -68,7 +74,8 @@ int cmd_archs(const cli_opts *o)
     } else {
         for (uint32_t i = 0; i < co.nimages; i++) {
             const crk_co_image *im = &co.images[idx[i]];
-            printf("%s\t%s", im->target, kind_name(im->kind));
+            cli_text(stdout, im->target);
+            printf("\t%s", kind_name(im->kind));
             if (im->code_object_version)
                 printf(" v%d", im->code_object_version);
             if (im->compressed)

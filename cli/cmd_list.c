@@ -23,17 +23,21 @@ static int in_arch(const cli_opts *o, const crk_kernel_info *ki, module_cache *m
         mc->buf = NULL;
         mc->loaded = 0;
         snprintf(mc->module, sizeof mc->module, "%s", ki->module);
-        char path[4096], err[512];
-        snprintf(path, sizeof path, "%s/%s/%s.hsaco", o->dir, o->arch, ki->module);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            return 0; /* no code object for this module: kernel absent */
-        fclose(f);
-        if (cli_open_codeobj(path, &mc->co, &mc->buf, err, sizeof err)) {
-            fprintf(stderr, "crk: %s: %s\n", path, err);
-            mc->module[0] = 0;
+        char err[512];
+        char *path = malloc(strlen(o->dir) + strlen(o->arch) + strlen(ki->module) + 16);
+        if (!path) {
+            fprintf(stderr, "crk list: out of memory\n");
             return -1;
         }
+        sprintf(path, "%s/%s/%s.hsaco", o->dir, o->arch, ki->module);
+        const int r = cli_open_codeobj(path, &mc->co, &mc->buf, err, sizeof err);
+        if (r < 0) {
+            cli_file_error(path, err);
+            mc->module[0] = 0;
+        }
+        free(path);
+        if (r != 0)
+            return r < 0 ? -1 : 0; /* missing: no code object for this module, kernel absent */
         mc->loaded = 1;
     }
     if (!mc->loaded)

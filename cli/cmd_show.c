@@ -1,10 +1,9 @@
 /* cmd_show.c — `crk show NAME`: registry signature and per-arch resources. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_ARCHS 256
 
 static void unknown_kernel(const char *name)
 {
@@ -47,7 +46,9 @@ static void print_resources(int json, const char *arch, const crk_co_image *im,
         printf("}");
         return;
     }
-    printf("  %-24s", im->target);
+    printf("  ");
+    cli_text(stdout, im->target);
+    printf("%*s", (int)(strlen(im->target) < 24 ? 24 - strlen(im->target) : 0), "");
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
         printf(" %s=", labels[i]);
         num(0, vals[i]);
@@ -98,33 +99,46 @@ int cmd_show(const cli_opts *o)
     else
         printf("code objects (%s/ARCH/%s.hsaco):\n", o->dir, ki->module);
 
-    char *archs[MAX_ARCHS];
-    int na = cli_list_dir(o->dir, 1, archs, MAX_ARCHS);
+    cli_dir d;
+    if (cli_read_dir(o->dir, &d) != 0) {
+        fprintf(stderr, "crk show: cannot list directory '");
+        cli_text(stderr, o->dir);
+        fprintf(stderr, "': %s\n", strerror(errno));
+        return EXIT_CORRUPT;
+    }
     int shown = 0;
-    for (int a = 0; a < na; a++) {
-        char path[4096], err[512];
-        snprintf(path, sizeof path, "%s/%s/%s.hsaco", o->dir, archs[a], ki->module);
-        FILE *f = fopen(path, "rb");
-        if (!f)
+    for (size_t a = 0; a < d.n; a++) {
+        if (d.e[a].type != 'd')
             continue;
-        fclose(f);
+        char err[512];
+        char *path = malloc(strlen(o->dir) + strlen(d.e[a].name) + strlen(ki->module) + 16);
+        if (!path) {
+            fprintf(stderr, "crk show: out of memory\n");
+            rc = EXIT_CORRUPT;
+            break;
+        }
+        sprintf(path, "%s/%s/%s.hsaco", o->dir, d.e[a].name, ki->module);
         crk_codeobj co;
         uint8_t *buf;
-        if (cli_open_codeobj(path, &co, &buf, err, sizeof err)) {
-            fprintf(stderr, "crk: %s: %s\n", path, err);
-            rc = EXIT_CORRUPT;
+        const int r = cli_open_codeobj(path, &co, &buf, err, sizeof err);
+        if (r != 0) {
+            if (r < 0) { /* missing: that arch lacks the module; anything else is reported */
+                cli_file_error(path, err);
+                rc = EXIT_CORRUPT;
+            }
+            free(path);
             continue;
         }
+        free(path);
         for (uint32_t i = 0; i < co.nimages; i++) {
             const crk_co_kernel *k = crk_co_find_kernel(&co.images[i], ki->name);
             if (k)
-                print_resources(o->json, archs[a], &co.images[i], k, shown++ == 0);
+                print_resources(o->json, d.e[a].name, &co.images[i], k, shown++ == 0);
         }
         crk_codeobj_free(&co);
         free(buf);
     }
-    if (na > 0)
-        cli_free_names(archs, na);
+    cli_dir_free(&d);
     if (o->json)
         printf("]}\n");
     else if (!shown)

@@ -1,16 +1,20 @@
-/* cmd_verify.c — `crk verify FILE|DIR`: code objects against the registry. */
+/* cmd_verify.c — `crk verify FILE|DIR`: code objects against the registry.
+ * A DIR is verified whole: its .hsaco and .fatbin files, then those of each
+ * subdirectory (DIR/ARCH, DIR/nvidia). Nothing is skipped silently: an
+ * unreadable directory or a code object name that is no regular file is a
+ * problem, other files are counted as ignored. */
 #include "cli.h"
+#include "readfile.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_ENTRIES 4096
-
 typedef struct {
     int json;
     int nproblems;      /* printed so far (JSON needs commas) */
-    int files, corrupt, failed;
+    int files, corrupt, failed, ignored;
 } verify_state;
 
 static void problem(verify_state *st, const char *path, const char *target, const char *msg)
@@ -24,9 +28,25 @@ static void problem(verify_state *st, const char *path, const char *target, cons
         cli_json_str(stdout, msg);
         printf("}");
     } else {
-        printf("%s%s%s: %s\n", path, target[0] ? " " : "", target, msg);
+        cli_text(stdout, path);
+        if (target[0])
+            putchar(' ');
+        cli_text(stdout, target);
+        fputs(": ", stdout);
+        cli_text(stdout, msg);
+        putchar('\n');
     }
     st->nproblems++;
+}
+
+/* A file that could not be verified: a problem, and the verdict fails. */
+static void unreadable(verify_state *st, const char *path, const char *msg)
+{
+    if (st->json)
+        problem(st, path, "", msg);
+    else
+        cli_file_error(path, msg);
+    st->corrupt++;
 }
 
 /* Checks one AMDGPU or CUDA image against the registry kernels of module. */
@@ -36,7 +56,9 @@ static int check_image(verify_state *st, const char *path, const char *module,
     char why[512];
     int bad = 0, nreg = 0;
     if (im->kind != CRK_CO_IMG_AMDGPU && im->kind != CRK_CO_IMG_CUBIN)
-        return 0; /* PTX / compressed: nothing to compare */
+        return 0; /* PTX / opaque: nothing to compare */
+    if (im->kind == CRK_CO_IMG_CUBIN && im->compressed && im->nkernels == 0)
+        return 0; /* compressed cubin: its kernel names are not readable here */
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
         if (!ki || strcmp(ki->module, module) != 0)
@@ -72,11 +94,7 @@ static void verify_file(verify_state *st, const char *path)
     char err[512], module[256];
     st->files++;
     if (cli_open_codeobj(path, &co, &buf, err, sizeof err)) {
-        if (st->json)
-            problem(st, path, "", err);
-        else
-            fprintf(stderr, "crk: %s: %s\n", path, err);
-        st->corrupt++;
+        unreadable(st, path, err);
         return;
     }
     cli_module_of(path, module, sizeof module);
@@ -92,44 +110,49 @@ static void verify_file(verify_state *st, const char *path)
     free(buf);
 }
 
-/* Verifies the .hsaco files directly in dir; 0, or -1 if unreadable. */
-static int verify_files_in(verify_state *st, const char *dir)
+static char *join(const char *dir, const char *name)
 {
-    char *files[MAX_ENTRIES];
-    int nf = cli_list_dir(dir, 0, files, MAX_ENTRIES);
-    if (nf < 0)
-        return -1;
-    for (int f = 0; f < nf; f++) {
-        size_t l = strlen(files[f]);
-        if (l <= 6 || strcmp(files[f] + l - 6, ".hsaco") != 0)
-            continue;
-        char path[8192];
-        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-        verify_file(st, path);
-    }
-    cli_free_names(files, nf);
-    return 0;
+    char *p = malloc(strlen(dir) + strlen(name) + 2);
+    if (p)
+        sprintf(p, "%s/%s", dir, name);
+    return p;
 }
 
-/* The .hsaco files in DIR (an arch directory, or the bundles), then those in
- * each DIR/ARCH. */
-static void verify_dir(verify_state *st, const char *dir)
+/* Verifies the code objects in dir; with depth 0 also its subdirectories. */
+static void verify_dir(verify_state *st, const char *dir, int depth)
 {
-    char *archs[MAX_ENTRIES];
-    int na = cli_list_dir(dir, 1, archs, MAX_ENTRIES);
-    if (na < 0 || verify_files_in(st, dir) < 0) {
-        fprintf(stderr, "crk: %s: cannot read directory\n", dir);
-        st->corrupt++;
-        if (na > 0)
-            cli_free_names(archs, na);
+    cli_dir d;
+    if (cli_read_dir(dir, &d) != 0) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot read directory: %s", strerror(errno));
+        unreadable(st, dir, msg);
         return;
     }
-    for (int a = 0; a < na; a++) {
-        char sub[4096];
-        snprintf(sub, sizeof sub, "%s/%s", dir, archs[a]);
-        verify_files_in(st, sub);
-    }
-    cli_free_names(archs, na);
+    for (int pass = 0; pass < 2; pass++) /* files first, then subdirectories */
+        for (size_t i = 0; i < d.n; i++) {
+            const cli_dirent *e = &d.e[i];
+            if ((e->type == 'd') != (pass == 1))
+                continue;
+            char *path = join(dir, e->name);
+            if (!path) {
+                unreadable(st, dir, "out of memory");
+                break;
+            }
+            if (e->type == 'd' && depth == 0 && e->name[0] != '.')
+                verify_dir(st, path, 1);
+            else if (e->type == 'f' && e->name[0] != '.' && cli_is_codeobj_name(e->name))
+                verify_file(st, path);
+            else if (e->type != 'd' && e->name[0] != '.' && cli_is_codeobj_name(e->name)) {
+                struct stat sb;
+                char msg[160];
+                snprintf(msg, sizeof msg, "is %s, not a regular file: not verified",
+                         e->type == '?' || stat(path, &sb) ? "unreadable (stat failed)" : crk_file_kind(sb.st_mode));
+                unreadable(st, path, msg);
+            } else
+                st->ignored++;
+            free(path);
+        }
+    cli_dir_free(&d);
 }
 
 int cmd_verify(const cli_opts *o)
@@ -144,18 +167,21 @@ int cmd_verify(const cli_opts *o)
     if (o->json)
         printf("{\"problems\":[");
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        verify_dir(&st, path);
+        verify_dir(&st, path, 0);
     else
         verify_file(&st, path);
     int ok = st.corrupt == 0 && st.failed == 0 && st.files > 0;
     if (o->json)
-        printf("],\"files\":%d,\"failed\":%d,\"corrupt\":%d,\"ok\":%s}\n", st.files, st.failed,
-               st.corrupt, ok ? "true" : "false");
+        printf("],\"files\":%d,\"failed\":%d,\"corrupt\":%d,\"ignored\":%d,\"ok\":%s}\n", st.files, st.failed,
+               st.corrupt, st.ignored, ok ? "true" : "false");
+    else if (ok && st.ignored)
+        printf("ok: %d file%s verified (%d other entr%s ignored: not .hsaco or .fatbin)\n", st.files,
+               st.files == 1 ? "" : "s", st.ignored, st.ignored == 1 ? "y" : "ies");
     else if (ok)
         printf("ok: %d file%s verified\n", st.files, st.files == 1 ? "" : "s");
-    else if (st.files == 0)
-        fprintf(stderr, "crk: %s: no .hsaco files found in it or in its subdirectories\n", path);
-    else if (st.failed)
+    else if (st.files == 0 && !st.corrupt)
+        cli_file_error(path, "no .hsaco or .fatbin files in it or in its subdirectories");
+    else if (st.failed && !st.corrupt)
         fprintf(stderr, "crk: verify failed: %d of %d file%s with problems\n", st.failed,
                 st.files, st.files == 1 ? "" : "s");
     if (st.corrupt)

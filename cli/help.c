@@ -66,11 +66,14 @@ void cli_cmd_usage(FILE *f, const char *cmd)
         fprintf(f,
                 "Usage: crk verify FILE|DIR [--json]\n"
                 "Parse code objects fully and check, for each registry kernel of the module\n"
-                "(the file name without .hsaco), that the kernel is present, that its\n"
-                "explicit arguments match the registry (count, naturally aligned offsets,\n"
+                "(the file name without .hsaco or .fatbin), that the kernel is present, that\n"
+                "its explicit arguments match the registry (count, naturally aligned offsets,\n"
                 "sizes, global_buffer for pointers and by_value otherwise) and that it uses\n"
-                "no scratch and spills no registers. DIR is scanned as DIR/*.hsaco (an arch\n"
-                "directory such as hsaco/gfx90a, or the bundles in hsaco/) and DIR/*/*.hsaco.\n");
+                "no scratch and spills no registers (NVIDIA images: presence only). DIR is\n"
+                "scanned whole as DIR/*.{hsaco,fatbin} (an arch directory such as\n"
+                "hsaco/gfx90a, or the bundles in hsaco/) and DIR/*/*.{hsaco,fatbin} (every\n"
+                "arch, and hsaco/nvidia). An unreadable directory, or a code object name that\n"
+                "is not a regular file, fails the verdict; other entries are counted as ignored.\n");
     else {
         cli_usage(f);
         return;

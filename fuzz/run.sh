@@ -11,8 +11,14 @@ CC=${FUZZ_CC:-clang-14}
 # Low decompression cap: keeps hostile CCOB sizes cheap under ASan.
 CFLAGS="-std=c11 -Wall -Werror -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
  -DCRK_CO_MAX_UNCOMPRESSED=(64u<<20) -I$ROOT/include -I$ROOT/loader -I$ROOT/fuzz"
-SRC="$ROOT/loader/codeobj_*.c $ROOT/loader/msgpack.c"
-TARGETS="elf msgpack bundle nv"
+# Every parser, the layout API and target selection (pure code, no GPU).
+SRC="$ROOT/loader/codeobj_*.c $ROOT/loader/msgpack.c $ROOT/loader/layout.c $ROOT/loader/error.c
+ $ROOT/loader/candidates.c $ROOT/loader/target_id.c"
+TARGETS="elf msgpack bundle nv layout select"
+# Inputs up to 4 MiB, so that size-driven blow-ups (issue 11: a quadratic
+# cubin needed 256 KiB) are reachable; a process above RSS_MB is a finding.
+MAX_LEN=${FUZZ_MAX_LEN:-4194304}
+RSS_MB=${FUZZ_RSS_MB:-1024}
 mkdir -p "$OUT"
 
 for t in $TARGETS; do
@@ -37,6 +43,10 @@ printf '__CLANG_OFFLOAD_BUNDLE__\001\0\0\0\0\0\0\0' > "$OUT/seed_bundle/hdr_only
 printf 'CCOB\003\0\001\0' > "$OUT/seed_bundle/ccob_hdr"
 printf '\x50\xed\x55\xba\001\0\020\0\0\0\0\0\0\0\0\0' > "$OUT/seed_nv/fatbin_empty"
 printf '\177ELF\002\001\001\100\002' > "$OUT/seed_elf/elf_ident"
+printf '\001\000\002\010\003\000\000\000\000\000\000\000\001\000\000\000' > "$OUT/seed_layout/rank2"
+printf '\003\000\021\001\377\377\377\377' > "$OUT/seed_layout/rank17"
+printf '\001gfx90a:sramecc+:xnack-\ngfx90a\ngfx90a:xnack-\ngfx942\ngfx9-generic\n' > "$OUT/seed_select/dir"
+printf '\000gfx1100\ngfx11-generic\ngfx1100\ngfx1100\n' > "$OUT/seed_select/repeats"
 # Metadata notes of real code objects make good msgpack seeds.
 if command -v python3 >/dev/null; then
     python3 - "$OUT/seed_elf" "$S" <<'PY' || true
@@ -56,7 +66,7 @@ fi
 status=0
 for t in $TARGETS; do
     log=$OUT/fuzz_$t.log
-    if (cd "$OUT" && ./fuzz_$t -max_total_time="$DUR" -max_len="$(if [ "$t" = msgpack ]; then echo 16384; else echo 65536; fi)" -rss_limit_mb=4096 \
+    if (cd "$OUT" && ./fuzz_$t -max_total_time="$DUR" -max_len="$MAX_LEN" -rss_limit_mb="$RSS_MB" -malloc_limit_mb="$RSS_MB" \
             -print_final_stats=1 "corpus_$t" "seed_$t") > "$log" 2>&1; then
         r=ok
     else

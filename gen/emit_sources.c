@@ -13,9 +13,11 @@ static void instantiate(FILE *f, const gen_kernel *k) {
         gen_param_ctype(k, p, 1, t, sizeof t);
         fprintf(f, "%s%s%s%s", p == k->sig ? "" : ", ", t, t[strlen(t) - 1] == '*' ? "" : " ", p->name);
     }
-    fprintf(f, ") {\n    %s<", F->body);
+    /* body<functor, types...>, or functor<types...> for families whose ops
+     * are device functions of their own (norm: rmsnorm, layernorm) */
+    fprintf(f, ") {\n    %s<", F->body ? F->body : k->op->functor);
     const char *sep = "";
-    if (k->op->functor) fprintf(f, "%s", k->op->functor), sep = ", ";
+    if (F->body && k->op->functor) fprintf(f, "%s", k->op->functor), sep = ", ";
     for (int a = 0; a < F->naxes; a++) fprintf(f, "%s%s", sep, GEN_DTYPES[k->dt[a]].dev_type), sep = ", ";
     fprintf(f, ">(");
     for (const gen_param *p = k->sig; p->name; p++) fprintf(f, "%s%s", p == k->sig ? "" : ", ", p->name);

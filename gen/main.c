@@ -3,7 +3,8 @@
  *   crk-gen registry FILE      the loader's registry (C source)
  *   crk-gen list FILE          test list: one kernel per line (TSV)
  *   crk-gen modules            the module names, one per line
- *   crk-gen manifest HSACO_DIR VERSIONS COV OUT ARCH...   hsaco/manifest.json */
+ *   crk-gen manifest HSACO_DIR VERSIONS COV OUT ARCH...   hsaco/manifest.json
+ *   crk-gen rust OUT COV ARCH...   hsaco/manifest.rs (rust/crk-kernels) */
 #include "emit.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 
 static int usage(void) {
     fprintf(stderr, "usage: crk-gen sources DIR | registry FILE | list FILE | modules |\n"
-                    "       crk-gen manifest HSACO_DIR VERSIONS_FILE COV OUT ARCH...\n");
+                    "       crk-gen manifest HSACO_DIR VERSIONS_FILE COV OUT ARCH...\n"
+                    "       crk-gen rust OUT COV ARCH...\n");
     return 2;
 }
 
@@ -30,6 +32,8 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[1], "manifest") && argc >= 6)
         rc = emit_manifest(ks, n, argv[2], (const char *const *)argv + 6, (size_t)(argc - 6), argv[3],
                            atoi(argv[4]), argv[5]);
+    else if (!strcmp(argv[1], "rust") && argc >= 4)
+        rc = emit_rust(ks, n, (const char *const *)argv + 4, (size_t)(argc - 4), atoi(argv[3]), argv[2]);
     else rc = usage();
     free(ks);
     return rc ? 1 : 0;

@@ -50,6 +50,26 @@ static const gen_param SIG_CONST_SET[] = {HEAD, P_SCALAR("inp", PT_AXIS0), P_OUT
 static const gen_param SIG_COPY2D[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_U32("d1"), P_U32("d2"),
                                        P_U32("src_s"), P_U32("dst_s"), {0}};
 
+/* module reduce (§4.10-§4.13) */
+#define P_SIZE(n) {n, CRK_ROLE_SCALAR, PT_SIZE, PM_CONST_VALUE}
+#define FAST_HEAD {"src_numel", CRK_ROLE_NUMEL, PT_SIZE, PM_CONST_VALUE}, P_SIZE("el_to_sum_per_block"), P_NDIMS, \
+                  P_INFO("info"), P_IN("src", PT_AXIS0)
+static const gen_param SIG_FAST[] = {FAST_HEAD, P_OUT("dst", PT_AXIS0), {0}};
+static const gen_param SIG_FAST_ARG[] = {FAST_HEAD, P_OUT("dst", PT_U32), {0}};
+#define P_INT(n) {n, CRK_ROLE_SCALAR, PT_INT, PM_CONST_VALUE}
+#define P_CU32(n) {n, CRK_ROLE_SCALAR, PT_U32, PM_CONST_VALUE}
+static const gen_param SIG_SOFTMAX[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_INT("n_cols"), {0}};
+#define NORM_TAIL P_INT("n_cols"), P_INT("block_size"), {"eps", CRK_ROLE_SCALAR, PT_FLOAT, PM_CONST_VALUE}, {0}
+static const gen_param SIG_RMSNORM[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_IN("alpha", PT_AXIS0),
+                                        NORM_TAIL};
+static const gen_param SIG_LAYERNORM[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_IN("alpha", PT_AXIS0),
+                                          P_IN("beta", PT_AXIS0), NORM_TAIL};
+#define ROPE_HEAD P_IN("src", PT_AXIS0), P_IN("cos", PT_AXIS0), P_IN("sin", PT_AXIS0), P_OUT("dst", PT_AXIS0)
+static const gen_param SIG_ROPE_I[] = {ROPE_HEAD, P_CU32("bh"), P_CU32("td"), P_CU32("stride_b"), {0}};
+static const gen_param SIG_ROPE[] = {ROPE_HEAD, P_CU32("bh"), P_CU32("td"), P_CU32("d"), P_CU32("stride_b"), {0}};
+static const gen_param SIG_ROPE_THD[] = {ROPE_HEAD, P_CU32("b"), P_CU32("t"), P_CU32("h"), P_CU32("d"),
+                                         P_CU32("stride_b"), {0}};
+
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL}
 #define U1(op, f) {op, "crk::" f, SIG_UNARY1, 1, NULL}
@@ -70,6 +90,19 @@ static const gen_op BINARY_OPS[] = {
 static const gen_op CMP_OPS[] = {
     B("eq", "OpEq"), B("ne", "OpNe"), B("lt", "OpLt"), B("le", "OpLe"), B("gt", "OpGt"), B("ge", "OpGe"),
 };
+static const gen_op REDUCE_OPS[] = {
+    B("sum", "RedSum"), B("min", "RedMin"), B("max", "RedMax"),
+    {"argmin", "crk::RedArgMin", SIG_FAST_ARG, 0, NULL}, {"argmax", "crk::RedArgMax", SIG_FAST_ARG, 0, NULL},
+};
+/* Families without a shared body: each op's functor is its device function. */
+static const gen_op NORM_OPS[] = {
+    {"rmsnorm", "crk::rmsnorm", SIG_RMSNORM, 0, NULL}, {"layernorm", "crk::layernorm", SIG_LAYERNORM, 0, NULL},
+};
+static const gen_op ROPE_OPS[] = {
+    {"rope_i", "crk::rope_i", SIG_ROPE_I, 0, NULL}, {"rope", "crk::rope", SIG_ROPE, 0, NULL},
+    {"rope_thd", "crk::rope_thd", SIG_ROPE_THD, 0, NULL},
+};
+static const gen_op SOFTMAX_OPS[] = {{"softmax", "crk::softmax", NULL, 0, NULL}};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL}};
 #define OPS(a) a, sizeof a / sizeof a[0]
 
@@ -95,12 +128,20 @@ static int up_all(const gen_op *op, const int8_t *dt) { (void)op, (void)dt; retu
 /* binary, cmp, fill, const_set, copy2d: the 8 dtypes without i16/i32. */
 static int up_no_i16_i32(const gen_op *op, const int8_t *dt) { (void)op; return not_i16_i32(dt[0]); }
 
+/* Reductions: every dtype but fp8 (upstream has none; Candle requests none
+ * that could reach one). Softmax, norms, rope: the float dtypes. */
+static const uint16_t DT_REDUCE = DT_ALL & ~DT_BIT(CRK_F8E4M3);
+static const uint16_t DT_FLOATS = DT_BIT(CRK_BF16) | DT_BIT(CRK_F16) | DT_BIT(CRK_F32) | DT_BIT(CRK_F64);
 static const uint16_t CONDS = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I16) | DT_BIT(CRK_I32) | DT_BIT(CRK_I64);
 
 /* ------------------------------------------------------------ families */
 /* Element-wise: grid-stride, 256-thread blocks (libcrk sizes the grid to
  * the work; Candle's own shape is 1024 x ceil(n/1024)), no shared memory. */
 #define EW CRK_GEOM_ELEMENTWISE, 256, 0
+/* Reductions: a block per output, up to 1024 threads (as Candle). Rows:
+ * a block per row, up to 1024 threads (libcrk picks by row length). */
+#define RED CRK_GEOM_REDUCE, 1024, 0
+#define ROWS CRK_GEOM_ROWS, 1024, 0
 const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_UNARY] = {"unary", MOD_UNARY, "unary.h", "crk::unary", "u", 2, 1, {DT_ALL}, SIG_UNARY,
                           OPS(UNARY_OPS), "fp8_e4m3", up_unary, EW},
@@ -120,6 +161,14 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                               SIG_CONST_SET, OPS(NO_OP), "f8_e4m3", up_no_i16_i32, EW},
     [CRK_FAMILY_COPY2D] = {"copy2d", MOD_FILL, "fill.h", "crk::copy2d", "copy2d", 0, 1, {DT_ALL}, SIG_COPY2D,
                            OPS(NO_OP), "f8_e4m3", up_no_i16_i32, EW},
+    [CRK_FAMILY_REDUCE] = {"reduce", MOD_REDUCE, "reduce.h", "crk::fast_reduce", "fast_", 2, 1, {DT_REDUCE},
+                           SIG_FAST, OPS(REDUCE_OPS), "f8_e4m3", up_no_i16_i32, RED},
+    [CRK_FAMILY_SOFTMAX] = {"softmax", MOD_REDUCE, "rows.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_SOFTMAX,
+                            OPS(SOFTMAX_OPS), "f8_e4m3", up_all, ROWS},
+    [CRK_FAMILY_NORM] = {"norm", MOD_REDUCE, "rows.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_RMSNORM, OPS(NORM_OPS),
+                         "f8_e4m3", up_all, ROWS},
+    [CRK_FAMILY_ROPE] = {"rope", MOD_REDUCE, "rope.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_ROPE, OPS(ROPE_OPS),
+                         "f8_e4m3", up_all, EW},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

@@ -59,7 +59,8 @@ typedef struct {
     const char *name;        /* family, as in the parity TSV                */
     gen_module_id module;    /* Candle module (one code object per arch)    */
     const char *header;      /* under kernels/                              */
-    const char *body;        /* device function each kernel calls           */
+    const char *body;        /* device function each kernel calls; NULL:    */
+                             /* each op's functor is one of its own       */
     const char *prefix;      /* name = prefix + op + "_" + axis dtypes      */
     uint8_t info_arrays;     /* dims + stride sets in the info buffer       */
     uint8_t naxes;           /* dtype axes, each named in the kernel name   */

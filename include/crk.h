@@ -6,7 +6,24 @@
  *
  * Errors: every call returns a crk_status; crk_last_error() gives the message
  * of the last failure on the calling thread (thread-local, never NULL).
- * Thread safety: a crk_ctx may be used from many threads at once.
+ * Functions that return a value rather than a status (crk_layout_numel, ...)
+ * say below what they return for bad input; they set crk_last_error then.
+ *
+ * Thread safety: a crk_ctx may be used from many threads at once, by
+ * threads that never touched the GPU before too: every call that touches
+ * the GPU first makes the context's device (HIP) or context (CUDA) current
+ * on the calling thread, so the thread's current device changes. Modules load
+ * once per context, on first use, from whichever thread; crk_close must not
+ * race with other calls on the same context. A failed module load is not
+ * remembered: the next call that needs the module tries again.
+ *
+ * Paths (crk_options.path) have no length limit of libcrk's own.
+ *
+ * Environment variables read by crk_open:
+ *   CRK_GPU_API=hip|cuda  use only that runtime (unset: HIP, then CUDA);
+ *                         any other value is refused with CRK_E_INVALID.
+ *   CRK_HIP_LIBRARY=PATH  HIP runtime library tried first (e.g. a stand-in
+ *                         runtime for tests); an unloadable one is an error.
  */
 #ifndef CRK_H
 #define CRK_H
@@ -19,7 +36,7 @@ extern "C" {
 #endif
 
 #define CRK_VERSION_MAJOR 0
-#define CRK_VERSION_MINOR 2
+#define CRK_VERSION_MINOR 3
 
 /* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
 #define CRK_MAX_DIMS 16
@@ -66,13 +83,23 @@ typedef enum {
     CRK_FAMILY_FILL,      /* fill_*: module "fill"                        */
     CRK_FAMILY_CONST_SET, /* const_set_*: module "fill"                   */
     CRK_FAMILY_COPY2D,    /* copy2d_*: module "fill"                      */
+    CRK_FAMILY_REDUCE,    /* fast_{sum,min,max,argmin,argmax}_*: "reduce" */
+    CRK_FAMILY_SOFTMAX,   /* softmax_*: module "reduce"                   */
+    CRK_FAMILY_NORM,      /* rmsnorm_*, layernorm_*: module "reduce"      */
+    CRK_FAMILY_ROPE,      /* rope_i_*, rope_*, rope_thd_*: module "reduce" */
     CRK_FAMILY_COUNT
 } crk_family;
 
 /* Launch policy of a family (crk_kernel_info.geometry): how a grid is
  * sized for its kernels. */
 typedef enum {
-    CRK_GEOM_ELEMENTWISE /* grid-stride over numel: any 1-D grid is correct */
+    CRK_GEOM_ELEMENTWISE, /* grid-stride over numel: any 1-D grid is correct */
+    CRK_GEOM_REDUCE,      /* a block per output (any grid: blocks loop), any
+                             block <= 1024; Candle: grid dst_el, block the
+                             power of two >= min(1024, el_to_sum_per_block) */
+    CRK_GEOM_ROWS         /* a block per row, grid = rows exactly; blocks of
+                             32·k <= 1024 threads (Candle: softmax (1,32,1),
+                             norms 32 or 1024 = block_size)                  */
 } crk_geometry;
 
 /* What a parameter is for. Launchers assemble arguments from the roles, never
@@ -85,7 +112,8 @@ typedef enum {
     CRK_ROLE_INPUT,    /* a read-only tensor                      */
     CRK_ROLE_OUTPUT,   /* the written tensor                      */
     CRK_ROLE_SCALAR    /* a by-value scalar of the param's dtype
-                          (fixed C types too: copy2d's uint32_t d1) */
+                          (fixed C types too: copy2d's uint32_t d1;
+                          dtype -1: a size_t, el_to_sum_per_block) */
 } crk_param_role;
 
 typedef struct {
@@ -140,16 +168,28 @@ typedef struct {
     size_t start_offset;
 } crk_layout;
 
-/* Contiguous row-major layout of the given dims. */
+/* Contiguous row-major layout of the given dims; CRK_E_INVALID when their
+ * product overflows 64 bits. */
 crk_status crk_layout_contiguous(crk_layout *l, size_t rank, const size_t *dims);
+/* Validates a layout (since 0.3): not NULL, rank <= CRK_MAX_DIMS, the element
+ * count and the offset of every element fit in size_t. *numel (may be NULL)
+ * gets the element count. */
+crk_status crk_layout_check(const crk_layout *l, size_t *numel);
+/* Element count; 0 also for a layout crk_layout_check refuses. */
 size_t crk_layout_numel(const crk_layout *l);
-/* Exactly Candle's Shape::is_contiguous (size-1 dims ignored). */
+/* Exactly Candle's Shape::is_contiguous (size-1 dims ignored); 0 for a
+ * layout crk_layout_check refuses. */
 int crk_layout_is_contiguous(const crk_layout *l);
 /* Swap two dims (a transposed view). */
 crk_status crk_layout_transpose(crk_layout *l, size_t a, size_t b);
-/* Info buffer of n layouts sharing dims[0]'s shape: dims, then each layout's
- * strides. Returns the number of size_t written (0 when every layout is
- * contiguous and null_if_contiguous is set: SlicePtrOrNull::Null). */
+/* Info buffer of n layouts of one shape (rank and dims): dims, then each
+ * layout's strides, into out[0..cap). *len gets the number of size_t written:
+ * 0 when every layout is contiguous and null_if_contiguous is set
+ * (SlicePtrOrNull::Null). Bad layouts, shapes that differ and a buffer too
+ * small are errors (since 0.3). */
+crk_status crk_info_pack_checked(const crk_layout *const *ls, size_t n, int null_if_contiguous,
+                                 size_t *out, size_t cap, size_t *len);
+/* The same, returning *len; 0 also on an error (crk_last_error says which). */
 size_t crk_info_pack(const crk_layout *const *ls, size_t n, int null_if_contiguous,
                      size_t *out, size_t cap);
 
@@ -162,12 +202,13 @@ typedef enum {
     CRK_SOURCE_EMBEDDED = 0, /* blobs linked into the library (default)       */
     CRK_SOURCE_DIR,          /* <path>/<arch>/<module>.hsaco                   */
     CRK_SOURCE_BUNDLE        /* <path>/<module>.hsaco offload bundles          */
-} crk_source;
+} crk_source;                /* other values: CRK_E_INVALID                    */
 
 typedef struct {
     int device;          /* GPU ordinal                                       */
     crk_source source;
-    const char *path;    /* directory for DIR / BUNDLE                         */
+    const char *path;    /* directory for DIR / BUNDLE; NULL: the installed one
+                            (PREFIX/share/crk/hsaco, `make install`)           */
 } crk_options;
 
 /* Opens GPU `opt->device` (opt may be NULL: device 0, embedded blobs). */
@@ -226,6 +267,31 @@ crk_status crk_fill(crk_ctx *ctx, crk_stream s, const char *name, void *buf, siz
  * its offsets are 64-bit, so d1*d2 and row offsets may pass 2^32. */
 crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t d1,
                       size_t d2, size_t src_s, size_t dst_s, size_t src_o, size_t dst_o);
+
+/* ------------------------------------------------- module reduce (0.3) */
+/* fast_<op>_<dt> (sum min max argmin argmax) of the view src_l of src over
+ * the dims sum_dims (distinct, < rank), as Candle's FastReduce: dst gets
+ * the kept dims in order, contiguous; argmin/argmax write u32 positions
+ * along the last of sum_dims. Launched as Candle launches it (a block per
+ * output, the power of two >= min(1024, reduced count) threads), so 16-bit
+ * sums and argmin/argmax ties come out as Candle's. An empty min/max/arg*
+ * is CRK_E_INVALID (Candle: EmptyTensor); an empty sum writes zeros. */
+crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                      const size_t *sum_dims, size_t n_sum_dims, void *dst);
+/* softmax_<dt> over the last dim of n_rows contiguous rows of n_cols. */
+crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
+                       size_t n_cols);
+/* rmsnorm_<dt> / layernorm_<dt> of n_rows contiguous rows of n_cols; alpha
+ * (and beta) hold n_cols elements or are NULL (no scale / no shift). */
+crk_status crk_rmsnorm(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst,
+                       const void *alpha, size_t n_rows, size_t n_cols, float eps);
+crk_status crk_layernorm(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst,
+                         const void *alpha, const void *beta, size_t n_rows, size_t n_cols, float eps);
+/* rope_i_<dt>, rope_<dt> (src (b, h, t, d)) or rope_thd_<dt> (src (b, t, h,
+ * d)), contiguous; cos and sin hold t rows of d/2 (more rows are allowed and
+ * not read) or, when batched, b x t rows. d must be even. */
+crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *src, const void *cos,
+                    const void *sin, void *dst, size_t b, size_t h, size_t t, size_t d, int batched);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
  * parameter i, sizes[i] must equal its size (checked against the registry);

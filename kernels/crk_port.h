@@ -32,8 +32,17 @@
 #define CRK_DEV __device__ __forceinline__
 #define CRK_HD static __device__ __forceinline__ /* headers shared with host C (f8_encode.h) */
 /* A kernel that runs with at most `threads` per block: the compilers budget
- * registers for it. Element-wise kernels take Candle's 1024-thread blocks. */
+ * registers for it. Element-wise kernels take Candle's 1024-thread blocks.
+ * On NVIDIA two such blocks must fit an SM (32 registers a thread): under
+ * Candle's shape (one element per thread) a single resident block halves
+ * the loads in flight (measured on the H100: our ucopy_f32 at 44 registers
+ * ran at 0.57x Candle's 16-register kernel). HIP reads a second argument
+ * differently (waves per EU), so AMD gets the plain bound. */
+#if defined(__CUDACC__)
+#define CRK_KERNEL_BOUNDED(threads) extern "C" __global__ void __launch_bounds__(threads, 2048 / (threads))
+#else
 #define CRK_KERNEL_BOUNDED(threads) extern "C" __global__ void __launch_bounds__(threads)
+#endif
 #define CRK_KERNEL CRK_KERNEL_BOUNDED(1024)
 
 namespace crk {
@@ -52,14 +61,39 @@ CRK_DEV float opaque(float x) {
     return x;
 }
 
-/* Butterfly exchange within a wave of CRK_WAVE lanes (explicit width). */
-CRK_DEV float shfl_xor(float v, int mask) {
+/* Butterfly exchange among groups of W lanes (W <= CRK_WAVE, a power of
+ * two): lane l gets lane l ^ mask of its group. The width is always
+ * explicit; W = 32 is half a wave64 on gfx9 and a whole wave elsewhere. */
+template <int W, class V> CRK_DEV V shfl_xor_w(V v, int mask) {
+    static_assert(W <= CRK_WAVE && (W & (W - 1)) == 0, "shuffle width: a power of two within the wave");
 #if CRK_AMD
-    return __shfl_xor(v, mask, CRK_WAVE);
+    return __shfl_xor(v, mask, W);
 #else
-    return __shfl_xor_sync(0xFFFFFFFFu, v, mask, CRK_WAVE);
+    return __shfl_xor_sync(0xFFFFFFFFu, v, mask, W);
 #endif
 }
+template <class V> CRK_DEV V shfl_xor_w32(V v, int mask) { return shfl_xor_w<32>(v, mask); }
+
+/* Products that must stay rounded on their own (no fma contraction): CUDA's
+ * _rn intrinsics; on AMD the product passes through opaque(). */
+CRK_DEV float mul_rn(float a, float b) {
+#if CRK_AMD
+    return opaque(a * b);
+#else
+    return __fmul_rn(a, b);
+#endif
+}
+CRK_DEV double mul_rn(double a, double b) {
+#if CRK_AMD
+    double p = a * b;
+    __asm__("" : "+v"(p));
+    return p;
+#else
+    return __dmul_rn(a, b);
+#endif
+}
+CRK_DEV float fma(float a, float b, float c) { return fmaf(a, b, c); }
+CRK_DEV double fma(double a, double b, double c) { return ::fma(a, b, c); }
 
 CRK_DEV uint32_t f32_bits(float f) { return __float_as_uint(f); }
 CRK_DEV float bits_f32(uint32_t u) { return __uint_as_float(u); }

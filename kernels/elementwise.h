@@ -4,8 +4,8 @@
  * inputs, else [dims(nd), strides(nd) per operand]. Indices are 64-bit, so
  * tensors past 2^32 elements work (upstream is 32-bit only).
  *
- * Contiguous path: each thread moves VEC elements with 16-byte loads and
- * stores when every pointer is aligned for it, grid-stride over vectors;
+ * Contiguous path: each thread moves VEC elements (16 bytes of the widest
+ * operand) with wide loads and stores when every pointer is aligned for it, grid-stride over vectors;
  * the tail and misaligned views fall back to one element per step.
  * Strided path: each thread takes a run of VEC consecutive outputs, decodes
  * the first index (one division per dim, 32-bit when the tensor fits, which
@@ -38,10 +38,13 @@ template <int K> CRK_DEV bool all_contiguous(size_t nd, const size_t *info) {
 CRK_DEV size_t global_id() { return (size_t)blockIdx.x * blockDim.x + threadIdx.x; }
 CRK_DEV size_t global_stride() { return (size_t)blockDim.x * gridDim.x; }
 
-/* Elements per thread so that the narrower operand moves 16 bytes. */
+/* Elements per thread so that the wider operand moves 16 bytes (the
+ * narrower one moves less). Sized by the narrower one, a u8 -> f32 kernel
+ * held 16 elements of every operand in registers: 44 and more registers a
+ * thread, too many for two 1024-thread blocks per SM (crk_port.h). */
 template <class A, class B> struct VecWidth {
-    static constexpr int narrow = sizeof(A) < sizeof(B) ? (int)sizeof(A) : (int)sizeof(B);
-    static constexpr int value = 16 / narrow;
+    static constexpr int wide = sizeof(A) > sizeof(B) ? (int)sizeof(A) : (int)sizeof(B);
+    static constexpr int value = 16 / wide;
 };
 
 /* A register array moved with the widest aligned accesses. */

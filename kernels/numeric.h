@@ -137,6 +137,25 @@ template <> struct Arith<f8> {
     static CRK_DEV f8 out(A a) { return f8{f32_to_f8(a)}; }
 };
 
+/* A type's extremes, the init values of max/min: +-inf for floats, the
+ * limits for integers. */
+template <class A> struct Lim;
+#define CRK_LIM(A, lo, hi)                              \
+    template <> struct Lim<A> {                         \
+        static CRK_DEV A lowest() { return lo; }        \
+        static CRK_DEV A highest() { return hi; }       \
+    };
+CRK_LIM(uint8_t, 0, 0xFF)
+CRK_LIM(uint32_t, 0, 0xFFFFFFFFu)
+CRK_LIM(int16_t, -32768, 32767)
+CRK_LIM(int32_t, INT32_MIN, INT32_MAX)
+CRK_LIM(int64_t, INT64_MIN, INT64_MAX)
+CRK_LIM(float, -__builtin_huge_valf(), __builtin_huge_valf())
+CRK_LIM(double, -__builtin_huge_val(), __builtin_huge_val())
+CRK_LIM(H<f16>, H<f16>{0xFC00}, H<f16>{0x7C00})
+CRK_LIM(H<bf16>, H<bf16>{0xFF80}, H<bf16>{0x7F80})
+#undef CRK_LIM
+
 /* --------------------------------------------------- float -> integer */
 /* PTX cvt.rzi.{u32,s32,s64}: truncate, saturate; NaN -> 0 except s64 where
  * the measured result is INT64_MIN. */

@@ -3,7 +3,16 @@
  * Pure functions on memory buffers (no GPU, no I/O). They read untrusted
  * files: every offset and size is bound-checked, nothing recurses on input,
  * decompression has a hard size cap. On failure a function returns -1 and
- * writes a one-line message naming the problem into err (when err != NULL).
+ * writes a one-line message naming the problem into err (when err != NULL);
+ * bytes of the file in it (ids, names) are printable ASCII ('?' otherwise),
+ * so a message never carries a terminal escape sequence.
+ *
+ * Cost: time is linear in the input size (no string is scanned more than
+ * CRK_CO_MAX_NAME bytes per reference, note areas are walked at most twice in
+ * all). Memory: at most the CCOB payload (CRK_CO_MAX_UNCOMPRESSED) plus a
+ * small multiple of the input (kernel and argument records, strings of the
+ * AMDGPU metadata copied once); cubin kernel names are not copied, they
+ * point into the image bytes.
  *
  * Formats understood by crk_codeobj_open():
  *   - AMDGPU ELF64 code object (EM_AMDGPU): one image, kernels from the
@@ -38,6 +47,7 @@
 #define CRK_CO_MAX_KERNELS 65536                    /* per image             */
 #define CRK_CO_MAX_ARGS 4096                        /* per kernel            */
 #define CRK_CO_TARGET_MAX 96                        /* target string buffer  */
+#define CRK_CO_MAX_NAME 4096                        /* ELF symbol name bytes */
 
 typedef enum {
     CRK_CO_FMT_AMDGPU_ELF = 1,
@@ -179,7 +189,8 @@ int crk_elf_open(crk_elf *e, const uint8_t *buf, size_t len, char *err, size_t n
 /* Section header i; SHT_NULL/SHT_NOBITS sections read as offset 0 size 0,
  * every other section's [offset, offset+size) is inside the file. */
 void crk_elf_shdr_at(const crk_elf *e, uint16_t i, crk_elf_shdr *sh);
-/* NUL-terminated string at off within section `strtab`; NULL if invalid. */
+/* NUL-terminated string at off within section `strtab`; NULL if invalid or
+ * longer than CRK_CO_MAX_NAME (so a lookup costs at most that many bytes). */
 const char *crk_elf_str(const crk_elf *e, uint16_t strtab, uint64_t off);
 
 /* Single-image parsers fill *img (strings and kernels allocated in co). */

@@ -67,11 +67,16 @@ static int flags_target(const crk_elf *e, char *out, size_t cap, char *err, size
     return 0;
 }
 
-/* Finds the NT_AMDGPU_METADATA descriptor in one note area. */
-static int find_note(const uint8_t *p, uint64_t size, const uint8_t **desc, size_t *dlen)
+/* Finds the NT_AMDGPU_METADATA descriptor in one note area. *budget is the
+ * number of notes left to walk in the whole file: sections may all point at
+ * one large note area, and walking it once per section would be quadratic. */
+static int find_note(const uint8_t *p, uint64_t size, const uint8_t **desc, size_t *dlen,
+                     uint64_t *budget)
 {
     uint64_t pos = 0;
     while (size - pos >= 12) {
+        if ((*budget)-- == 0)
+            return -2;
         uint32_t namesz = crk_co_le32(p + pos), descsz = crk_co_le32(p + pos + 4);
         uint32_t type = crk_co_le32(p + pos + 8);
         uint64_t name_off = pos + 12;
@@ -97,12 +102,17 @@ static int find_note(const uint8_t *p, uint64_t size, const uint8_t **desc, size
 static int metadata_note(const crk_elf *e, const uint8_t **md, size_t *mdlen, char *err,
                          size_t n)
 {
+    /* Every note takes 12 bytes: a file holds at most len/12, and sections
+     * and segments may cover the same ones (PT_NOTE spans the .note sections). */
+    uint64_t budget = 2 * (e->len / 12) + 2;
     for (uint16_t i = 0; i < e->shnum; i++) {
         crk_elf_shdr sh;
         crk_elf_shdr_at(e, i, &sh);
         if (sh.type != SHT_NOTE)
             continue;
-        int r = find_note(e->buf + sh.offset, sh.size, md, mdlen);
+        int r = find_note(e->buf + sh.offset, sh.size, md, mdlen, &budget);
+        if (r == -2)
+            break;
         if (r < 0) {
             crk_co_errf(err, n, "malformed note in section %u", i);
             return -1;
@@ -110,11 +120,13 @@ static int metadata_note(const crk_elf *e, const uint8_t **md, size_t *mdlen, ch
         if (r > 0)
             return 0;
     }
-    for (uint16_t i = 0; i < e->phnum; i++) {
+    for (uint16_t i = 0; i < e->phnum && budget != UINT64_MAX; i++) {
         const uint8_t *ph = e->buf + e->phoff + (uint64_t)i * 56;
         if (crk_co_le32(ph) != PT_NOTE)
             continue;
-        int r = find_note(e->buf + crk_co_le64(ph + 8), crk_co_le64(ph + 32), md, mdlen);
+        int r = find_note(e->buf + crk_co_le64(ph + 8), crk_co_le64(ph + 32), md, mdlen, &budget);
+        if (r == -2)
+            break;
         if (r < 0) {
             crk_co_errf(err, n, "malformed note in segment %u", i);
             return -1;
@@ -122,7 +134,10 @@ static int metadata_note(const crk_elf *e, const uint8_t **md, size_t *mdlen, ch
         if (r > 0)
             return 0;
     }
-    crk_co_errf(err, n, "no AMDGPU metadata note (NT_AMDGPU_METADATA) in code object");
+    if (budget == UINT64_MAX) /* wrapped: the walk stopped */
+        crk_co_errf(err, n, "note sections overlap: more notes than the file holds");
+    else
+        crk_co_errf(err, n, "no AMDGPU metadata note (NT_AMDGPU_METADATA) in code object");
     return -1;
 }
 

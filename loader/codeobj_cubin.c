@@ -84,16 +84,19 @@ int crk_co_parse_cubin(crk_codeobj *co, crk_co_image *img, const uint8_t *buf, s
         for (uint64_t i = 0; i < nsym; i++) {
             const uint8_t *s = base + i * SYM_SIZE;
             const char *name = crk_elf_str(&e, (uint16_t)sym.link, crk_co_le32(s));
+            if (!name && any_entry && (s[4] & 0xf) == STT_FUNC && (s[5] & STO_CUDA_ENTRY)) {
+                crk_co_errf(err, n, "cubin kernel symbol %llu: name at 0x%x is unterminated or "
+                            "longer than %u bytes", (unsigned long long)i, crk_co_le32(s),
+                            CRK_CO_MAX_NAME);
+                return -1;
+            }
             if (!is_kernel(&e, s, name, any_entry, e.shstrndx))
                 continue;
             if (pass == 1) {
                 crk_co_kernel *kk = &ks[k];
                 memset(kk, 0xff, sizeof *kk); /* numeric fields: CRK_CO_UNSET */
-                kk->name = kk->symbol = crk_co_strndup(co, name, strlen(name));
-                if (!kk->name) {
-                    crk_co_errf(err, n, "out of memory");
-                    return -1;
-                }
+                /* Referenced, not copied: many symbols may share one string. */
+                kk->name = kk->symbol = name;
                 kk->args = NULL;
                 kk->nargs = 0;
             }

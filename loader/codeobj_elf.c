@@ -131,8 +131,13 @@ const char *crk_elf_str(const crk_elf *e, uint16_t strtab, uint64_t off)
     if (off >= sh.size)
         return NULL;
     const char *s = (const char *)e->buf + sh.offset + off;
-    /* Must be terminated inside the section (ranges checked at open). */
-    if (!memchr(s, 0, (size_t)(sh.size - off)))
+    /* Terminated inside the section (ranges checked at open), and within
+     * CRK_CO_MAX_NAME bytes: a scan to the section's end for every symbol
+     * would make a crafted table quadratic. */
+    uint64_t room = sh.size - off;
+    if (room > CRK_CO_MAX_NAME + 1)
+        room = CRK_CO_MAX_NAME + 1;
+    if (!memchr(s, 0, (size_t)room))
         return NULL;
     return s;
 }

@@ -23,10 +23,13 @@ void crk_co_errf(char *err, size_t n, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, n, fmt, ap);
     va_end(ap);
-    /* One line, always: input-derived strings could carry newlines. */
-    for (char *p = err; *p; p++)
-        if (*p == '\n' || *p == '\r')
+    /* One line of printable ASCII, always: strings taken from a file (bundle
+     * ids, names) could carry newlines, terminal escapes or invalid UTF-8. */
+    for (unsigned char *p = (unsigned char *)err; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t')
             *p = ' ';
+        else if (*p < 0x20 || *p >= 0x7f)
+            *p = '?';
 }
 
 static void *arena_alloc(crk_codeobj *co, size_t count, size_t size, int zero)

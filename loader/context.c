@@ -1,6 +1,7 @@
 /* context.c — opening a device, memory helpers, lazy module and function
  * caches. */
 #include "context.h"
+#include "datadir.h"
 #include "error.h"
 #include "registry.h"
 #include <stdio.h>
@@ -15,22 +16,33 @@ crk_status crk_gpu_error(crk_ctx *ctx, int err, const char *what) {
 crk_status crk_open(crk_ctx **out, const crk_options *opt) {
     if (!out) return crk_fail(CRK_E_INVALID, "crk_open: ctx pointer is NULL");
     *out = NULL;
+    if (opt && (unsigned)opt->source > CRK_SOURCE_BUNDLE)
+        return crk_fail(CRK_E_INVALID, "crk_open: options.source is %d; use CRK_SOURCE_EMBEDDED, CRK_SOURCE_DIR or "
+                        "CRK_SOURCE_BUNDLE", (int)opt->source);
+    crk_options installed; /* DIR/BUNDLE without a path: the installed artifacts */
+    char dir[4096];
+    if (opt && opt->source != CRK_SOURCE_EMBEDDED && (!opt->path || !*opt->path) &&
+        crk_installed_hsaco_dir(dir, sizeof dir))
+        installed = *opt, installed.path = dir, opt = &installed;
+    if (opt && opt->source != CRK_SOURCE_EMBEDDED && (!opt->path || !*opt->path))
+        return crk_fail(CRK_E_INVALID, "crk_open: source DIR/BUNDLE needs options.path (e.g. \"hsaco\")");
     crk_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return crk_fail(CRK_E_NOMEM, "crk_open: out of memory");
     if (opt) ctx->opt = *opt;
     if (ctx->opt.source != CRK_SOURCE_EMBEDDED) {
-        if (!ctx->opt.path) {
+        if (!(ctx->path = strdup(ctx->opt.path))) {
             free(ctx);
-            return crk_fail(CRK_E_INVALID, "crk_open: source DIR/BUNDLE needs options.path (e.g. \"hsaco\")");
+            return crk_fail(CRK_E_NOMEM, "crk_open: out of memory");
         }
-        snprintf(ctx->path, sizeof ctx->path, "%s", ctx->opt.path);
         ctx->opt.path = ctx->path;
     }
     char why[512];
-    if (crk_gpu_open(&ctx->gpu, ctx->opt.device, ctx->device_target, sizeof ctx->device_target,
-                     ctx->device_name, sizeof ctx->device_name, why, sizeof why)) {
+    const int gr = crk_gpu_open(&ctx->gpu, ctx->opt.device, ctx->device_target, sizeof ctx->device_target,
+                                ctx->device_name, sizeof ctx->device_name, why, sizeof why);
+    if (gr) {
+        free(ctx->path);
         free(ctx);
-        return crk_fail(CRK_E_NO_DEVICE, "%s", why);
+        return crk_fail(gr == CRK_GPU_BAD_CONFIG ? CRK_E_INVALID : CRK_E_NO_DEVICE, "%s", why);
     }
     crk_status st = crk_select_target(ctx);
     if (st == CRK_OK) {
@@ -71,6 +83,7 @@ void crk_close(crk_ctx *ctx) {
     }
     free(ctx->modules);
     free((void *)ctx->functions);
+    free(ctx->path);
     free(ctx);
 }
 
@@ -78,14 +91,24 @@ const char *crk_device_target(const crk_ctx *ctx) { return ctx ? ctx->device_tar
 const char *crk_device_name(const crk_ctx *ctx) { return ctx ? ctx->device_name : ""; }
 const char *crk_code_object_target(const crk_ctx *ctx) { return ctx ? ctx->code_object_target : ""; }
 
-/* Loads a module on first use; concurrent first users wait on its lock. */
+crk_status crk_ctx_enter(crk_ctx *ctx, const char *what) {
+    const int e = ctx->gpu.make_current(&ctx->gpu);
+    if (!e) return CRK_OK;
+    char w[192];
+    snprintf(w, sizeof w, "%s: making device %d current on this thread", what, ctx->opt.device);
+    return crk_gpu_error(ctx, e, w);
+}
+
+/* Loads a module on first use; concurrent first users wait on its lock. A
+ * failure is returned, not kept: it may be transient (out of memory, a
+ * thread without the context), and the next call tries again. */
 static void *module_of(crk_ctx *ctx, const crk_kernel_info *ki, crk_status *st) {
     crk_module_slot *ms = &ctx->modules[ki->module_id];
     void *m = atomic_load_explicit(&ms->module, memory_order_acquire);
     if (m) return m;
     pthread_mutex_lock(&ms->lock);
     m = atomic_load(&ms->module);
-    if (!m && ms->status == CRK_OK) {
+    if (!m) {
         const void *img;
         size_t size;
         int owned = 0;
@@ -102,15 +125,15 @@ static void *module_of(crk_ctx *ctx, const crk_kernel_info *ki, crk_status *st) 
             }
             if (owned) free((void *)img);
         }
-        ms->status = *st;
-    } else if (!m) {
-        *st = crk_fail(ms->status, "module '%s' failed to load earlier on this context", ki->module);
     }
     pthread_mutex_unlock(&ms->lock);
     return m;
 }
 
+/* The kernel's function, with the context current on this thread (loads
+ * run on the caller's thread, so the context must be current first). */
 void *crk_function(crk_ctx *ctx, const crk_kernel_info *ki, crk_status *st) {
+    if ((*st = crk_ctx_enter(ctx, ki->name)) != CRK_OK) return NULL;
     const size_t idx = (size_t)(ki - crk_registry);
     void *f = atomic_load_explicit(&ctx->functions[idx], memory_order_acquire);
     if (f) return f;
@@ -128,15 +151,17 @@ void *crk_function(crk_ctx *ctx, const crk_kernel_info *ki, crk_status *st) {
 }
 
 /* ------------------------------------------------------ memory helpers */
+/* A NULL ctx is an error; otherwise its device is made current. */
 #define CHECK_CTX(ctx, what)                                                        \
     do {                                                                            \
         if (!(ctx)) return crk_fail(CRK_E_INVALID, "%s: ctx is NULL", what);        \
+        crk_status enter_ = crk_ctx_enter(ctx, what);                               \
+        if (enter_ != CRK_OK) return enter_;                                        \
     } while (0)
 
 crk_status crk_malloc(crk_ctx *ctx, void **p, size_t bytes) {
     CHECK_CTX(ctx, "crk_malloc");
     if (!p) return crk_fail(CRK_E_INVALID, "crk_malloc: result pointer is NULL");
-    ctx->gpu.make_current(&ctx->gpu);
     int e = ctx->gpu.malloc(&ctx->gpu, p, bytes ? bytes : 1);
     if (e) return crk_fail(CRK_E_NOMEM, "crk_malloc(%zu bytes) on %s: %s", bytes, ctx->device_name,
                            ctx->gpu.error_string(&ctx->gpu, e));
@@ -145,7 +170,6 @@ crk_status crk_malloc(crk_ctx *ctx, void **p, size_t bytes) {
 crk_status crk_free(crk_ctx *ctx, void *p) {
     CHECK_CTX(ctx, "crk_free");
     if (!p) return CRK_OK;
-    ctx->gpu.make_current(&ctx->gpu);
     int e = ctx->gpu.free(&ctx->gpu, p);
     return e ? crk_gpu_error(ctx, e, "crk_free") : CRK_OK;
 }
@@ -153,7 +177,6 @@ typedef int (*copy_fn)(crk_gpu *g, void *dst, const void *src, size_t bytes);
 static crk_status copy(crk_ctx *ctx, const char *what, copy_fn fn, void *dst, const void *src, size_t bytes) {
     CHECK_CTX(ctx, what);
     if (bytes && (!dst || !src)) return crk_fail(CRK_E_INVALID, "%s: NULL pointer", what);
-    ctx->gpu.make_current(&ctx->gpu);
     int e = bytes ? fn(&ctx->gpu, dst, src, bytes) : 0;
     return e ? crk_gpu_error(ctx, e, what) : CRK_OK;
 }
@@ -166,13 +189,11 @@ crk_status crk_memcpy_dtoh(crk_ctx *ctx, void *dst, const void *src, size_t byte
 crk_status crk_memset(crk_ctx *ctx, void *p, int byte, size_t bytes) {
     CHECK_CTX(ctx, "crk_memset");
     if (bytes && !p) return crk_fail(CRK_E_INVALID, "crk_memset: NULL pointer");
-    ctx->gpu.make_current(&ctx->gpu);
     int e = bytes ? ctx->gpu.memset(&ctx->gpu, p, byte, bytes) : 0;
     return e ? crk_gpu_error(ctx, e, "crk_memset") : CRK_OK;
 }
 crk_status crk_synchronize(crk_ctx *ctx) {
     CHECK_CTX(ctx, "crk_synchronize");
-    ctx->gpu.make_current(&ctx->gpu);
     int e = ctx->gpu.synchronize(&ctx->gpu);
     return e ? crk_gpu_error(ctx, e, "synchronize (a kernel may have faulted)") : CRK_OK;
 }

@@ -11,14 +11,21 @@
 
 typedef struct {
     pthread_mutex_t lock;        /* first use loads once, even from many threads */
-    _Atomic(void *) module;
-    crk_status status;           /* sticky failure of the first load             */
+    _Atomic(void *) module;      /* NULL until loaded; a failed load is retried  */
 } crk_module_slot;
+
+/* An info slot's state: whether a kernel may still read its device bytes. */
+typedef enum {
+    CRK_SLOT_FREE = 0,   /* no kernel reads it                                 */
+    CRK_SLOT_EVENT,      /* read by kernels up to its recorded event           */
+    CRK_SLOT_UNTRACKED   /* a kernel was launched but no event recorded: reuse
+                            only after a device-wide synchronize               */
+} crk_slot_state;
 
 struct crk_ctx {
     crk_gpu gpu;
     crk_options opt;
-    char path[1024];
+    char *path;                    /* opt.path, copied (any length)        */
     char device_target[128], device_name[256];
     char code_object_target[128];  /* target picked among what is shipped */
     crk_module_slot *modules;      /* one per Candle module id             */
@@ -27,7 +34,7 @@ struct crk_ctx {
      * kernel that read it has finished (its event). */
     void *info_dev;
     void *info_event[CRK_INFO_SLOTS];
-    int info_event_live[CRK_INFO_SLOTS];
+    crk_slot_state info_state[CRK_INFO_SLOTS];
     pthread_mutex_t info_lock[CRK_INFO_SLOTS];
     atomic_uint info_next;
 };
@@ -42,5 +49,8 @@ crk_status crk_check_launch(const crk_kernel_info *ki, const unsigned grid[3], c
                             void **args, const size_t *sizes, size_t nargs);
 /* context.c */
 crk_status crk_gpu_error(crk_ctx *ctx, int err, const char *what);
+/* Makes the context's device/context current on the calling thread: the
+ * first step of every call that touches the GPU. */
+crk_status crk_ctx_enter(crk_ctx *ctx, const char *what);
 void *crk_function(crk_ctx *ctx, const crk_kernel_info *ki, crk_status *st);
 #endif

@@ -54,7 +54,9 @@ int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *na
 int crk_gpu_open_cuda(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
                       char *why, size_t wlen);
 /* Opens the first runtime that has a device: HIP, then CUDA (or only the one
- * named by CRK_GPU_API=hip|cuda). */
+ * named by CRK_GPU_API=hip|cuda). 0 ok; -1 no device (why says which runtime
+ * failed how); CRK_GPU_BAD_CONFIG when CRK_GPU_API names neither. */
+#define CRK_GPU_BAD_CONFIG (-2)
 int crk_gpu_open(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
                  char *why, size_t wlen);
 #endif

@@ -1,8 +1,10 @@
 /* launch.c — launching registry kernels with Candle's conventions. */
 #include "context.h"
+#include "launch.h"
 #include "error.h"
 #include "registry.h"
 #include "scalar.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +20,10 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_FILL: return "crk_fill";
     case CRK_FAMILY_CONST_SET: return "crk_const_set";
     case CRK_FAMILY_COPY2D: return "crk_copy2d";
+    case CRK_FAMILY_REDUCE: return "crk_reduce";
+    case CRK_FAMILY_SOFTMAX: return "crk_softmax";
+    case CRK_FAMILY_NORM: return "crk_rmsnorm or crk_layernorm";
+    case CRK_FAMILY_ROPE: return "crk_rope";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";
@@ -26,6 +32,9 @@ static const char *helper_of(crk_family f) {
 /* Looks the kernel up and checks it belongs to the family the helper serves
  * (family < 0: any). */
 static const crk_kernel_info *kernel(const char *name, int family, crk_status *st) {
+    if (!name)
+        return *st = crk_fail(CRK_E_INVALID, "%s: kernel name is NULL",
+                              helper_of(family < 0 ? CRK_FAMILY_COUNT : (crk_family)family)), NULL;
     const crk_kernel_info *ki = crk_kernel_find(name);
     if (!ki) return *st = CRK_E_NOT_FOUND, NULL;
     if (family >= 0 && ki->family_id != family) {
@@ -37,28 +46,17 @@ static const crk_kernel_info *kernel(const char *name, int family, crk_status *s
 }
 
 /* A helper's first steps: a context, and a kernel of its family. */
-static const crk_kernel_info *helper_kernel(const crk_ctx *ctx, const char *name, crk_family family,
+const crk_kernel_info *crk_helper_kernel(const crk_ctx *ctx, const char *name, crk_family family,
                                             crk_status *st) {
     if (!ctx) return *st = crk_fail(CRK_E_INVALID, "%s: ctx is NULL", name ? name : helper_of(family)), NULL;
     return kernel(name, (int)family, st);
 }
 
-/* A launch's kernel arguments, assembled from the registry's parameter
- * roles (never from names or positions). args[] point into the pack, so a
- * pack is filled in place and never copied. */
-typedef struct {
-    void *args[16];
-    size_t numel, num_dims;
-    void *info;                  /* device pointer, set at launch        */
-    const void *in[4];           /* inputs by role index                 */
-    void *out;
-    unsigned char scalar[4][8];  /* scalars converted to the param dtype */
-} arg_pack;
 
 /* Scalars arrive as doubles (converted like Candle's T::from_f64), or, for
  * raw != NULL, scalar 0 as the bytes of one element of its dtype (const_set
  * and fill take Candle's Scalar exactly, i64 beyond 2^53 too). */
-static crk_status pack_args(const crk_kernel_info *ki, arg_pack *a, const double *scalars, unsigned nscalars,
+crk_status crk_pack_args(const crk_kernel_info *ki, arg_pack *a, const double *scalars, unsigned nscalars,
                             const void *raw) {
     if (ki->nparams > sizeof a->args / sizeof a->args[0])
         return crk_fail(CRK_E_SIGNATURE, "%s: %u parameters, more than the launcher takes", ki->name, ki->nparams);
@@ -79,7 +77,10 @@ static crk_status pack_args(const crk_kernel_info *ki, arg_pack *a, const double
                 p->size > sizeof a->scalar[0])
                 return crk_fail(CRK_E_SIGNATURE, "%s: missing scalar '%s'", ki->name, p->name);
             if (raw && p->index == 0) memcpy(a->scalar[0], raw, p->size);
-            else crk_scalar_from_f64((crk_dtype)p->dtype, scalars[p->index], a->scalar[p->index]);
+            else if (p->dtype < 0) { /* a size_t (el_to_sum_per_block): exact below 2^53 */
+                const size_t v = (size_t)scalars[p->index];
+                memcpy(a->scalar[p->index], &v, sizeof v);
+            } else crk_scalar_from_f64((crk_dtype)p->dtype, scalars[p->index], a->scalar[p->index]);
             a->args[i] = a->scalar[p->index];
             break;
         default: return crk_fail(CRK_E_SIGNATURE, "%s: parameter %u has an unknown role", ki->name, i);
@@ -88,72 +89,105 @@ static crk_status pack_args(const crk_kernel_info *ki, arg_pack *a, const double
     return CRK_OK;
 }
 
-static crk_status check_layout(const char *what, const crk_layout *l) {
-    if (!l) return crk_fail(CRK_E_INVALID, "%s layout is NULL", what);
-    if (l->rank > CRK_MAX_DIMS)
-        return crk_fail(CRK_E_TOO_MANY_DIMS, "%s layout has rank %zu, above CRK_MAX_DIMS (%d)", what, l->rank,
-                        CRK_MAX_DIMS);
+/* crk_layout_check, with the kernel and the operand named in the error. */
+crk_status crk_check_layout(const char *name, const char *what, const crk_layout *l, size_t *numel) {
+    crk_status st = crk_layout_check(l, numel);
+    if (st == CRK_OK) return CRK_OK;
+    char why[512]; /* crk_fail writes the buffer crk_last_error reads */
+    snprintf(why, sizeof why, "%s", crk_last_error());
+    return crk_fail(st, "%s: %s %s", name, what, why);
+}
+
+/* p + elements * esz, refused when the byte offset overflows (a pointer
+ * that wrapped around would be a silent wrong address). */
+crk_status crk_offset_ptr(const char *name, const char *what, const void *p, size_t elements, int dt,
+                             const void **out) {
+    size_t bytes;
+    if (__builtin_mul_overflow(elements, crk_dtype_size((crk_dtype)dt), &bytes) ||
+        (uintptr_t)p > UINTPTR_MAX - bytes)
+        return crk_fail(CRK_E_INVALID, "%s: %s offset of %zu elements overflows the address space", name, what,
+                        elements);
+    *out = (const char *)p + bytes;
     return CRK_OK;
 }
 
-/* Threads needed: contiguous kernels move 16 bytes of the narrowest operand
- * per thread (kernels/elementwise.h), strided ones one element; blocks of
- * the registry's size. */
-static void grid_for(const crk_kernel_info *ki, size_t numel, int strided, unsigned grid[3]) {
+/* Threads needed: a thread per run of 16 bytes of the widest operand
+ * (kernels/elementwise.h: contiguous kernels move a run with wide accesses,
+ * strided ones decode its first index and step through the rest; a thread
+ * per element would make the kernels take their one-element path, which
+ * decodes every index); blocks of the registry's size. */
+static void grid_for(const crk_kernel_info *ki, size_t numel, unsigned grid[3]) {
     const size_t block = ki->block;
-    size_t narrow = 8;
+    size_t wide = 1;
     for (unsigned i = 0; i < ki->nparams; i++)
         if (ki->params[i].kind == CRK_ARG_PTR && ki->params[i].dtype >= 0) {
             size_t s = crk_dtype_size((crk_dtype)ki->params[i].dtype);
-            if (s < narrow) narrow = s;
+            if (s > wide) wide = s;
         }
-    const size_t per_thread = strided ? 1 : 16 / narrow;
+    const size_t per_thread = 16 / wide;
     size_t blocks = ((numel + per_thread - 1) / per_thread + block - 1) / block;
     if (blocks > 0x7FFFFFFFu) blocks = 0x7FFFFFFFu; /* grid-stride covers the rest */
     grid[0] = (unsigned)(blocks ? blocks : 1), grid[1] = grid[2] = 1;
 }
 
+/* Makes an info slot safe to overwrite: the kernels that read it are done.
+ * On an error the slot keeps its state (and stays unsafe). */
+static int slot_drain(crk_ctx *ctx, unsigned slot) {
+    int e = 0;
+    switch (ctx->info_state[slot]) {
+    case CRK_SLOT_EVENT: e = ctx->gpu.event_sync(&ctx->gpu, ctx->info_event[slot]); break;
+    case CRK_SLOT_UNTRACKED: e = ctx->gpu.synchronize(&ctx->gpu); break;
+    case CRK_SLOT_FREE: break;
+    }
+    if (!e) ctx->info_state[slot] = CRK_SLOT_FREE;
+    if (!e && !ctx->info_event[slot]) e = ctx->gpu.event_create(&ctx->gpu, &ctx->info_event[slot]);
+    return e;
+}
+
+crk_status crk_launch_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
+                           size_t info_len, arg_pack *a, size_t work) {
+    unsigned grid[3];
+    const unsigned block[3] = {ki->block, 1, 1};
+    grid_for(ki, work, grid);
+    return crk_launch_shaped(ctx, s, ki, info, info_len, a, grid, block);
+}
+
 /* Loads the kernel's function, takes an info slot (when info_len != 0),
- * uploads info into it on the stream (no host sync), launches a grid sized
- * for `work` elements, and marks the slot busy until the kernel is done. */
-static crk_status launch_with_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
-                                   size_t info_len, arg_pack *a, size_t work) {
-    crk_status st = CRK_OK;
-    void *fn = crk_function(ctx, ki, &st);
-    if (!fn) return st;
-    void **args = a->args;
-    ctx->gpu.make_current(&ctx->gpu);
-    unsigned grid[3], block[3] = {ki->block, 1, 1};
-    grid_for(ki, work, info_len != 0, grid);
-    a->info = NULL;
+ * uploads info into it on the stream (no host sync), launches, and marks the
+ * slot busy until the kernel is done. */
+crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
+                             size_t info_len, arg_pack *a, const unsigned grid[3], const unsigned block[3]) {
     if (info_len != 0 && ki->info_param < 0)
         return crk_fail(CRK_E_SIGNATURE, "%s: strided layouts need an info buffer, which this kernel does not take",
                         ki->name);
+    if (info_len * sizeof(size_t) > CRK_INFO_SLOT_BYTES)
+        return crk_fail(CRK_E_INVALID, "%s: info buffer of %zu size_t exceeds a slot", ki->name, info_len);
+    crk_status st = CRK_OK;
+    void *fn = crk_function(ctx, ki, &st); /* makes the context current */
+    if (!fn) return st;
+    void **args = a->args;
+    a->info = NULL;
     if (info_len == 0) { /* SlicePtrOrNull::Null */
         int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, ki->shared_bytes, s, args);
         return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
     }
     const unsigned slot = atomic_fetch_add(&ctx->info_next, 1) % CRK_INFO_SLOTS;
     pthread_mutex_lock(&ctx->info_lock[slot]);
-    int e = 0;
-    if (ctx->info_event_live[slot]) e = ctx->gpu.event_sync(&ctx->gpu, ctx->info_event[slot]);
-    else if (!ctx->info_event[slot]) e = ctx->gpu.event_create(&ctx->gpu, &ctx->info_event[slot]);
+    int e = slot_drain(ctx, slot), launched = 0;
     void *dev = (char *)ctx->info_dev + (size_t)slot * CRK_INFO_SLOT_BYTES;
     if (!e) e = ctx->gpu.htod_async(&ctx->gpu, dev, info, info_len * sizeof(size_t), s);
     a->info = dev;
-    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, ki->shared_bytes, s, args);
+    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, ki->shared_bytes, s, args), launched = !e;
     if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], s);
-    ctx->info_event_live[slot] = !e;
+    /* A launched kernel may read the slot until it ends: without its event,
+     * the next user must wait for the whole device. */
+    if (launched) ctx->info_state[slot] = e ? CRK_SLOT_UNTRACKED : CRK_SLOT_EVENT;
     pthread_mutex_unlock(&ctx->info_lock[slot]);
     return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
 }
 
-static const void *at_offset(const void *p, const crk_layout *l, int dt) {
-    return p ? (const char *)p + l->start_offset * crk_dtype_size((crk_dtype)dt) : NULL;
-}
-
 /* The dtype of input i (role index) or, for i < 0, of the output. */
-static int operand_dtype(const crk_kernel_info *ki, int i) {
+int crk_operand_dtype(const crk_kernel_info *ki, int i) {
     for (unsigned k = 0; k < ki->nparams; k++) {
         const crk_param *p = &ki->params[k];
         if (i < 0 ? p->role == CRK_ROLE_OUTPUT : p->role == CRK_ROLE_INPUT && p->index == i) return p->dtype;
@@ -173,10 +207,11 @@ typedef struct {
 static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family family, inputs in, void *out,
                        const double *scalars, unsigned nscalars) {
     crk_status st = CRK_OK;
-    const crk_kernel_info *ki = helper_kernel(ctx, name, family, &st);
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, family, &st);
     if (!ki) return st;
+    arg_pack a = {.out = out};
     for (size_t i = 0; i < in.n; i++)
-        if ((st = check_layout(in.what[i], in.ls[i])) != CRK_OK) return st;
+        if ((st = crk_check_layout(name, in.what[i], in.ls[i], i ? NULL : &a.numel)) != CRK_OK) return st;
     for (size_t i = 0; i < in.n; i++)
         if (!in.ptrs[i]) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, in.what[i]);
     if (!out) return crk_fail(CRK_E_INVALID, "%s: out pointer is NULL", name);
@@ -185,15 +220,18 @@ static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family 
         if (in.ls[i]->rank != l0->rank || memcmp(in.ls[i]->dims, l0->dims, l0->rank * sizeof(size_t)))
             return crk_fail(CRK_E_INVALID, "%s: %s must have %s's shape (broadcast with stride 0 first)", name,
                             in.what[i], in.what[0]);
-    size_t info[4 * CRK_MAX_DIMS];
-    arg_pack a = {.numel = crk_layout_numel(l0), .num_dims = l0->rank, .out = out};
+    size_t info[4 * CRK_MAX_DIMS], info_len;
+    a.num_dims = l0->rank;
     if (a.numel == 0) return CRK_OK;
     /* NULL info when every layout is contiguous (Candle passes one to where
      * always; ours accepts NULL too, so contiguous launches skip the upload). */
-    const size_t info_len = crk_info_pack(in.ls, in.n, 1, info, 4 * CRK_MAX_DIMS);
-    for (size_t i = 0; i < in.n && i < 4; i++) a.in[i] = at_offset(in.ptrs[i], in.ls[i], operand_dtype(ki, (int)i));
-    if ((st = pack_args(ki, &a, scalars, nscalars, NULL)) != CRK_OK) return st;
-    return launch_with_info(ctx, s, ki, info, info_len, &a, a.numel);
+    if ((st = crk_info_pack_checked(in.ls, in.n, 1, info, 4 * CRK_MAX_DIMS, &info_len)) != CRK_OK) return st;
+    for (size_t i = 0; i < in.n && i < 4; i++)
+        if ((st = crk_offset_ptr(name, in.what[i], in.ptrs[i], in.ls[i]->start_offset, crk_operand_dtype(ki, (int)i),
+                             &a.in[i])) != CRK_OK)
+            return st;
+    if ((st = crk_pack_args(ki, &a, scalars, nscalars, NULL)) != CRK_OK) return st;
+    return crk_launch_info(ctx, s, ki, info, info_len, &a, a.numel);
 }
 
 static crk_status map1(crk_ctx *ctx, crk_stream s, const char *name, crk_family family, const crk_layout *l,
@@ -248,34 +286,37 @@ crk_status crk_cmp(crk_ctx *ctx, crk_stream s, const char *name, const crk_layou
 crk_status crk_const_set(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *l, void *out,
                          const void *value) {
     crk_status st = CRK_OK;
-    const crk_kernel_info *ki = helper_kernel(ctx, name, CRK_FAMILY_CONST_SET, &st);
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_CONST_SET, &st);
     if (!ki) return st;
-    if ((st = check_layout("output", l)) != CRK_OK) return st;
+    arg_pack a = {0};
+    if ((st = crk_check_layout(name, "output", l, &a.numel)) != CRK_OK) return st;
     if (!out || !value) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, out ? "value" : "out");
-    size_t info[2 * CRK_MAX_DIMS];
-    arg_pack a = {.numel = crk_layout_numel(l), .num_dims = l->rank};
+    size_t info[2 * CRK_MAX_DIMS], info_len;
+    a.num_dims = l->rank;
     if (a.numel == 0) return CRK_OK;
-    const size_t info_len = crk_info_pack(&l, 1, 1, info, 2 * CRK_MAX_DIMS);
-    a.out = (void *)at_offset(out, l, operand_dtype(ki, -1));
-    if ((st = pack_args(ki, &a, NULL, 0, value)) != CRK_OK) return st;
-    return launch_with_info(ctx, s, ki, info, info_len, &a, a.numel);
+    if ((st = crk_info_pack_checked(&l, 1, 1, info, 2 * CRK_MAX_DIMS, &info_len)) != CRK_OK) return st;
+    const void *o = NULL;
+    if ((st = crk_offset_ptr(name, "output", out, l->start_offset, crk_operand_dtype(ki, -1), &o)) != CRK_OK) return st;
+    a.out = (void *)o;
+    if ((st = crk_pack_args(ki, &a, NULL, 0, value)) != CRK_OK) return st;
+    return crk_launch_info(ctx, s, ki, info, info_len, &a, a.numel);
 }
 
 crk_status crk_fill(crk_ctx *ctx, crk_stream s, const char *name, void *buf, size_t numel, const void *value) {
     crk_status st = CRK_OK;
-    const crk_kernel_info *ki = helper_kernel(ctx, name, CRK_FAMILY_FILL, &st);
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_FILL, &st);
     if (!ki) return st;
     if (!buf || !value) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, buf ? "value" : "buf");
     arg_pack a = {.numel = numel, .out = buf};
     if (numel == 0) return CRK_OK;
-    if ((st = pack_args(ki, &a, NULL, 0, value)) != CRK_OK) return st;
-    return launch_with_info(ctx, s, ki, NULL, 0, &a, numel);
+    if ((st = crk_pack_args(ki, &a, NULL, 0, value)) != CRK_OK) return st;
+    return crk_launch_info(ctx, s, ki, NULL, 0, &a, numel);
 }
 
 crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t d1,
                       size_t d2, size_t src_s, size_t dst_s, size_t src_o, size_t dst_o) {
     crk_status st = CRK_OK;
-    const crk_kernel_info *ki = helper_kernel(ctx, name, CRK_FAMILY_COPY2D, &st);
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_COPY2D, &st);
     if (!ki) return st;
     if (!src || !dst) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, src ? "dst" : "src");
     if (d1 > UINT32_MAX || d2 > UINT32_MAX || src_s > UINT32_MAX || dst_s > UINT32_MAX)
@@ -287,12 +328,16 @@ crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *
     if (d1 == 0 || d2 == 0) return CRK_OK; /* as Candle: no launch */
     const double sc[4] = {(double)d1, (double)d2, (double)src_s, (double)dst_s};
     const size_t esz = crk_dtype_size((crk_dtype)ki->dtypes[0]);
-    arg_pack a = {.out = (char *)dst + dst_o * esz};
-    a.in[0] = (const char *)src + src_o * esz;
-    if ((st = pack_args(ki, &a, sc, 4, NULL)) != CRK_OK) return st;
+    arg_pack a = {0};
+    const void *o = NULL;
+    if ((st = crk_offset_ptr(name, "src", src, src_o, ki->dtypes[0], &a.in[0])) != CRK_OK ||
+        (st = crk_offset_ptr(name, "dst", dst, dst_o, ki->dtypes[0], &o)) != CRK_OK)
+        return st;
+    a.out = (void *)o;
+    if ((st = crk_pack_args(ki, &a, sc, 4, NULL)) != CRK_OK) return st;
     /* each thread copies a run of 16 bytes within one row */
     const size_t run = 16 / esz;
-    return launch_with_info(ctx, s, ki, NULL, 0, &a, d1 * ((d2 + run - 1) / run) * run);
+    return crk_launch_info(ctx, s, ki, NULL, 0, &a, d1 * ((d2 + run - 1) / run) * run);
 }
 
 /* Checks a raw launch against the registry signature (no GPU needed). */
@@ -329,9 +374,8 @@ crk_status crk_launch_v0_2(crk_ctx *ctx, crk_stream s, const char *name, const u
     const crk_kernel_info *ki = kernel(name, -1, &st);
     if (!ki) return st;
     if ((st = crk_check_launch(ki, grid, block, args, sizes, nargs)) != CRK_OK) return st;
-    void *fn = crk_function(ctx, ki, &st);
+    void *fn = crk_function(ctx, ki, &st); /* makes the context current */
     if (!fn) return st;
-    ctx->gpu.make_current(&ctx->gpu);
     int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, shared_bytes, s, args);
     return e ? crk_gpu_error(ctx, e, name) : CRK_OK;
 }

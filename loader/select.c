@@ -2,7 +2,9 @@
  * Sources: blobs embedded in the library, <dir>/<arch>/<module>.hsaco, or
  * <dir>/<module>.hsaco offload bundles; NVIDIA: <dir>/nvidia/<module>.fatbin
  * (embedded: target "nvidia"). Files are parsed before the runtime sees
- * them, so a damaged file is an error message, never a runtime crash. */
+ * them, so a damaged or misplaced file is an error message, never a runtime
+ * crash. Paths are built to any length (crk_strf). */
+#include "candidates.h"
 #include "codeobj.h"
 #include "context.h"
 #include "embedded.h"
@@ -11,82 +13,97 @@
 #include "readfile.h"
 #include "target_id.h"
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define MAX_CANDIDATES 64
 
 static int is_nvidia(const crk_ctx *ctx) { return !strcmp(ctx->gpu.image_kind, "nvidia"); }
 
 static crk_status read_file(const char *path, uint8_t **buf, size_t *len) {
     char err[256];
     const int rc = crk_read_file(path, buf, len, err, sizeof err);
-    if (rc == -2) return crk_fail(CRK_E_CORRUPT, "%s: %s", path, err);
+    if (rc == CRK_READ_TOO_BIG) return crk_fail(CRK_E_CORRUPT, "%s: %s", path, err);
     return rc ? crk_fail(CRK_E_IO, "cannot read %s: %s", path, err) : CRK_OK;
 }
+
+static crk_status nomem(void) { return crk_fail(CRK_E_NOMEM, "crk_open: out of memory"); }
 
 /* A module present in the registry (the first one serves for listings). */
 static const char *first_module(void) { return crk_registry_count ? crk_registry[0].module : "unary"; }
 
-static size_t list_targets(crk_ctx *ctx, char names[][CRK_CO_TARGET_MAX]) {
-    size_t n = 0;
-    const char *kind = is_nvidia(ctx) ? "nvidia" : "gfx";
-    if (ctx->opt.source == CRK_SOURCE_EMBEDDED) {
-        for (size_t i = 0; i < crk_embedded_count && n < MAX_CANDIDATES; i++) {
-            if (strncmp(crk_embedded[i].target, kind, strlen(kind))) continue;
-            size_t j = 0;
-            while (j < n && strcmp(names[j], crk_embedded[i].target)) j++;
-            if (j == n) snprintf(names[n++], CRK_CO_TARGET_MAX, "%s", crk_embedded[i].target);
-        }
-    } else if (ctx->opt.source == CRK_SOURCE_DIR || is_nvidia(ctx)) {
-        DIR *d = opendir(ctx->path);
-        struct dirent *e;
-        while (d && (e = readdir(d)) && n < MAX_CANDIDATES) {
-            char p[2048];
-            struct stat sb;
-            snprintf(p, sizeof p, "%s/%s/%s.%s", ctx->path, e->d_name, first_module(),
-                     is_nvidia(ctx) ? "fatbin" : "hsaco");
-            if (strncmp(e->d_name, kind, strlen(kind)) == 0 && stat(p, &sb) == 0)
-                snprintf(names[n++], CRK_CO_TARGET_MAX, "%s", e->d_name);
-        }
-        if (d) closedir(d);
-    } else { /* AMD bundle: its entries */
-        char p[2048], err[256];
-        uint8_t *buf;
-        size_t len;
-        crk_codeobj co;
-        snprintf(p, sizeof p, "%s/%s.hsaco", ctx->path, first_module());
-        if (read_file(p, &buf, &len) != CRK_OK) return 0;
-        if (crk_codeobj_open(buf, len, &co, err, sizeof err) == 0) {
-            for (uint32_t i = 0; i < co.nimages && n < MAX_CANDIDATES; i++)
-                if (co.images[i].kind == CRK_CO_IMG_AMDGPU)
-                    snprintf(names[n++], CRK_CO_TARGET_MAX, "%s", co.images[i].target);
-            crk_codeobj_free(&co);
-        }
-        free(buf);
+/* Arch directories of ctx->path holding the first module as a regular file. */
+static crk_status list_dir_targets(crk_ctx *ctx, const char *kind, crk_candidates *c) {
+    DIR *d = opendir(ctx->path);
+    if (!d)
+        return crk_fail(CRK_E_IO, "cannot open directory %s: %s (options.path: code objects as "
+                        "<path>/<arch>/<module>.hsaco, e.g. an hsaco/ directory built by make)", ctx->path,
+                        strerror(errno));
+    crk_status st = CRK_OK;
+    struct dirent *e;
+    while (st == CRK_OK && (e = readdir(d))) {
+        if (strncmp(e->d_name, kind, strlen(kind))) continue;
+        char *p = crk_strf("%s/%s/%s.%s", ctx->path, e->d_name, first_module(), is_nvidia(ctx) ? "fatbin" : "hsaco");
+        struct stat sb;
+        if (!p) st = nomem();
+        else if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode) && crk_candidates_add(c, e->d_name, kind) < 0) st = nomem();
+        free(p);
     }
-    return n;
+    closedir(d);
+    return st;
+}
+
+/* The AMDGPU entries of the first module's bundle; a bundle that cannot be
+ * read or parsed is that error (not "no code object"). */
+static crk_status list_bundle_targets(crk_ctx *ctx, crk_candidates *c) {
+    char err[256];
+    uint8_t *buf;
+    size_t len;
+    crk_codeobj co;
+    char *p = crk_strf("%s/%s.hsaco", ctx->path, first_module());
+    if (!p) return nomem();
+    crk_status st = read_file(p, &buf, &len);
+    if (st == CRK_OK && crk_codeobj_open(buf, len, &co, err, sizeof err) != 0)
+        st = crk_fail(CRK_E_CORRUPT, "%s: %s; rebuild or reinstall it (make builds hsaco/<module>.hsaco)", p, err);
+    else if (st == CRK_OK) {
+        for (uint32_t i = 0; i < co.nimages && st == CRK_OK; i++)
+            if (co.images[i].kind == CRK_CO_IMG_AMDGPU && crk_candidates_add(c, co.images[i].target, "gfx") < 0)
+                st = nomem();
+        crk_codeobj_free(&co);
+    }
+    free(buf);
+    free(p);
+    return st;
+}
+
+static crk_status list_targets(crk_ctx *ctx, crk_candidates *c) {
+    const char *kind = is_nvidia(ctx) ? "nvidia" : "gfx";
+    crk_status st = CRK_OK;
+    if (ctx->opt.source == CRK_SOURCE_EMBEDDED) {
+        for (size_t i = 0; i < crk_embedded_count && st == CRK_OK; i++)
+            if (crk_candidates_add(c, crk_embedded[i].target, kind) < 0) st = nomem();
+    } else if (ctx->opt.source == CRK_SOURCE_DIR || is_nvidia(ctx)) {
+        st = list_dir_targets(ctx, kind, c);
+    } else {
+        st = list_bundle_targets(ctx, c);
+    }
+    crk_candidates_finish(c);
+    return st;
 }
 
 crk_status crk_select_target(crk_ctx *ctx) {
-    char names[MAX_CANDIDATES][CRK_CO_TARGET_MAX];
-    size_t n = list_targets(ctx, names);
-    const char *ptrs[MAX_CANDIDATES];
-    char have[1024] = "";
-    for (size_t i = 0; i < n; i++) {
-        ptrs[i] = names[i];
-        size_t l = strlen(have);
-        snprintf(have + l, sizeof have - l, "%s%s", i ? " " : "", names[i]);
-    }
+    crk_candidates c = {0};
+    crk_status st = list_targets(ctx, &c);
+    if (st != CRK_OK) return crk_candidates_free(&c), st;
+    char have[1024];
+    crk_candidates_join(&c, have, sizeof have);
     int pick = -1;
-    if (is_nvidia(ctx)) pick = n ? 0 : -1; /* the driver picks the sm_ inside the fatbin */
-    else pick = crk_target_pick(ctx->device_target, ptrs, n, ctx->gpu.supports_generic);
-    crk_status st = CRK_OK;
+    if (is_nvidia(ctx)) pick = c.n ? 0 : -1; /* the driver picks the sm_ inside the fatbin */
+    else pick = crk_target_pick(ctx->device_target, (const char *const *)c.names, c.n, ctx->gpu.supports_generic);
     const char *src = ctx->opt.source == CRK_SOURCE_EMBEDDED ? "embedded in libcrk" : ctx->path;
     if (pick >= 0) {
-        snprintf(ctx->code_object_target, sizeof ctx->code_object_target, "%s", names[pick]);
+        snprintf(ctx->code_object_target, sizeof ctx->code_object_target, "%s", c.names[pick]);
     } else if (ctx->opt.source == CRK_SOURCE_EMBEDDED && crk_embedded_count == 0) {
         st = crk_fail(CRK_E_NO_CODE_OBJECT, "this libcrk has no embedded code objects (the small build, "
                       "EMBED=none): open with source CRK_SOURCE_DIR or CRK_SOURCE_BUNDLE and the path of "
@@ -101,18 +118,38 @@ crk_status crk_select_target(crk_ctx *ctx) {
         st = crk_fail(CRK_E_NO_CODE_OBJECT,
                       "no code object for %s (%s has: %s); rebuild with ARCHS=%s, or set "
                       "HSA_OVERRIDE_GFX_VERSION to a shipped arch of the same family at your own risk",
-                      ctx->device_target, src, n ? have : "nothing", arch);
+                      ctx->device_target, src, c.n ? have : "nothing", arch);
     }
+    crk_candidates_free(&c);
     return st;
+}
+
+/* The image may go to this device's runtime: an AMDGPU object compatible
+ * with the device's target ID for HIP (DIR mode trusts no directory name),
+ * NVIDIA code for CUDA. */
+static crk_status image_fits(const crk_ctx *ctx, const char *path, const crk_co_image *img) {
+    if (is_nvidia(ctx)) {
+        if (img->kind != CRK_CO_IMG_AMDGPU) return CRK_OK;
+        return crk_fail(CRK_E_CORRUPT, "%s holds AMDGPU code (%s), not NVIDIA code; reinstall the NVIDIA build",
+                        path, img->target);
+    }
+    if (img->kind != CRK_CO_IMG_AMDGPU)
+        return crk_fail(CRK_E_CORRUPT, "%s holds NVIDIA code (%s), not an AMDGPU code object for %s; rebuild or "
+                        "reinstall it", path, img->target, ctx->code_object_target);
+    if (!crk_target_compatible(img->target, ctx->device_target, ctx->gpu.supports_generic))
+        return crk_fail(CRK_E_CORRUPT, "%s is a code object for %s, which cannot run on this %s (its directory "
+                        "says %s); rebuild or reinstall it", path, img->target, ctx->device_target,
+                        ctx->code_object_target);
+    return CRK_OK;
 }
 
 /* Validates a file's bytes and returns the image to load (a bundle entry is
  * copied out). Takes ownership of buf. */
-static crk_status image_from_file(crk_ctx *ctx, const char *path, uint8_t *buf, size_t len,
+static crk_status image_from_file(crk_ctx *ctx, const char *path, uint8_t *buf, size_t *len,
                                   const void **image, int *owned) {
     char err[256];
     crk_codeobj co;
-    if (crk_codeobj_open(buf, len, &co, err, sizeof err)) {
+    if (crk_codeobj_open(buf, *len, &co, err, sizeof err)) {
         free(buf);
         return crk_fail(CRK_E_CORRUPT, "%s: %s; rebuild or reinstall it", path, err);
     }
@@ -121,13 +158,17 @@ static crk_status image_from_file(crk_ctx *ctx, const char *path, uint8_t *buf, 
         const crk_co_image *img = NULL;
         for (uint32_t i = 0; i < co.nimages && !img; i++)
             if (!strcmp(co.images[i].target, ctx->code_object_target)) img = &co.images[i];
-        uint8_t *copy = img ? malloc(img->size) : NULL;
-        if (copy) memcpy(copy, img->data, img->size);
-        else st = crk_fail(CRK_E_NO_CODE_OBJECT, "%s has no entry for %s", path, ctx->code_object_target);
+        uint8_t *copy = NULL;
+        if (!img) st = crk_fail(CRK_E_NO_CODE_OBJECT, "%s has no entry for %s", path, ctx->code_object_target);
+        else if ((st = image_fits(ctx, path, img)) == CRK_OK && !(copy = malloc(img->size))) st = nomem();
+        if (copy) memcpy(copy, img->data, img->size), *len = img->size;
         free(buf);
         buf = copy;
+    } else if (co.format != CRK_CO_FMT_FATBIN) {
+        st = image_fits(ctx, path, &co.images[0]);
     }
     crk_codeobj_free(&co);
+    if (st != CRK_OK) free(buf), buf = NULL;
     *image = buf, *owned = buf != NULL;
     return st;
 }
@@ -145,13 +186,14 @@ crk_status crk_module_image(crk_ctx *ctx, const char *module, const void **image
         return crk_fail(CRK_E_NO_CODE_OBJECT, "module '%s' has no embedded code object for %s", module,
                         ctx->code_object_target);
     }
-    char path[2048];
-    if (is_nvidia(ctx)) snprintf(path, sizeof path, "%s/nvidia/%s.fatbin", ctx->path, module);
-    else if (ctx->opt.source == CRK_SOURCE_DIR)
-        snprintf(path, sizeof path, "%s/%s/%s.hsaco", ctx->path, ctx->code_object_target, module);
-    else snprintf(path, sizeof path, "%s/%s.hsaco", ctx->path, module);
+    char *path;
+    if (is_nvidia(ctx)) path = crk_strf("%s/nvidia/%s.fatbin", ctx->path, module);
+    else if (ctx->opt.source == CRK_SOURCE_DIR) path = crk_strf("%s/%s/%s.hsaco", ctx->path, ctx->code_object_target, module);
+    else path = crk_strf("%s/%s.hsaco", ctx->path, module);
+    if (!path) return nomem();
     uint8_t *buf;
     crk_status st = read_file(path, &buf, size);
-    if (st != CRK_OK) return st;
-    return image_from_file(ctx, path, buf, *size, image, owned);
+    if (st == CRK_OK) st = image_from_file(ctx, path, buf, size, image, owned);
+    free(path);
+    return st;
 }

@@ -26,10 +26,19 @@ build/unit/%: tests/unit/%.c build/libcrk.a tests/unit/unit.h
 	@echo "  CC    $@"
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itests/ref -Itests/gpu $< $(filter tests/gpu/%.c,$^) $(REF_LIB_SRCS) build/libcrk.a $(LIB_LIBS) $(CHECK_LIBS) -o $@
 
+# The stand-in HIP runtime of test_context (per-thread devices, kernels that
+# run until waited for); loaded through CRK_HIP_LIBRARY, never linked.
+STANDIN_HIP := build/unit/libstandin_hip.so
+$(STANDIN_HIP): tests/unit/standin_hip.c
+	@mkdir -p $(@D)
+	@echo "  CC    $@"
+	$(Q)$(CC) $(WARN) $(CFLAGS) -fPIC -shared $< -lpthread -o $@
+UNIT_ENV = CRK_TEST_HSACO=hsaco/$(firstword $(ARCHS))/unary.hsaco CRK_TEST_HSACO_DIR=hsaco CRK_TEST_STANDIN_HIP=$(STANDIN_HIP)
+
 # Without `all`'s summary: make check does not reprint the build summary.
 # The emulated AMD targets (tests/emu, mk/emu.mk) run the AMD code objects.
 EMU_CHECK_BINS = $(EMU_OUT)/emu-disasm $(EMU_OUT)/test_exec $(EMU_OUT)/test_rt $(EMU_OUT)/libamdhip64.so
-check: artifacts lib cli build/ref_selftest $(UNIT_BINS) build/numeric build/hello build/hello-shared build/hello-small \
+check: artifacts lib cli build/ref_selftest $(UNIT_BINS) $(STANDIN_HIP) build/numeric build/hello build/hello-shared build/hello-small \
   build/abi_v0_1 $(EMU_CHECK_BINS)
 	$(Q)EMU_ARCHS="$(filter $(ARCHS),$(EMU_ARCHS))" scripts/check.sh "$(ARCHS)"
 
@@ -61,17 +70,28 @@ build/asan/crk: $(CLI_SRCS) $(ASAN_LIB_SRCS) $(wildcard cli/*.h include/*.h load
 	@mkdir -p $(@D)
 	@echo "  CC    $@ (asan+ubsan)"
 	$(Q)$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -Icli $(CLI_SRCS) $(ASAN_LIB_SRCS) $(LIB_LIBS) -o $@
-check-asan: all $(UNIT_SRCS:tests/unit/%.c=build/asan/%) build/asan/crk
+check-asan: all $(UNIT_SRCS:tests/unit/%.c=build/asan/%) build/asan/crk $(STANDIN_HIP)
 	$(Q)for t in $(UNIT_SRCS:tests/unit/%.c=build/asan/%); do \
-	  CRK_TEST_HSACO=hsaco/$(firstword $(ARCHS))/unary.hsaco CRK_TEST_HSACO_DIR=hsaco $$t || exit 1; done
+	  $(UNIT_ENV) $$t || exit 1; done
 	$(Q)[ ! -f tests/unit/test_cli.sh ] || CRK=build/asan/crk tests/unit/test_cli.sh
 	@echo "asan+ubsan: unit tests and CLI clean"
+
+# The multi-threaded context tests under ThreadSanitizer, on the stand-in
+# runtime (CI runs it). A report fails the run.
+TSAN := -fsanitize=thread -fno-omit-frame-pointer -g -O1
+build/tsan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h) kernels/f8_encode.h tests/unit/unit.h
+	@mkdir -p $(@D)
+	@echo "  CC    $@ (tsan)"
+	$(Q)$(CC) $(WARN) $(TSAN) $(CPPFLAGS) $< $(ASAN_LIB_SRCS) $(LIB_LIBS) $(CHECK_LIBS) -o $@
+check-tsan: artifacts build/tsan/test_context $(STANDIN_HIP)
+	$(Q)$(UNIT_ENV) TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/tsan/test_context
+	@echo "tsan: context tests clean"
 
 FUZZ_SECONDS ?= 60
 fuzz: artifacts
 	$(Q)fuzz/run.sh $(FUZZ_SECONDS)
 
-.PHONY: check-asan fuzz
+.PHONY: check-asan check-tsan fuzz
 
 # mk/tools.mk is complete: a one-arch build and make check with PATH holding
 # only the commands it lists (CI runs it).
@@ -88,3 +108,9 @@ check-mutants: build/numeric $(EMU_OUT)/libamdhip64.so build/gen/stamp | $(TOOLS
 	$(Q)CRK_GPU_API=hip CRK_HIP_LIBRARY=$(CURDIR)/$(EMU_OUT)/libamdhip64.so CRK_EMU_ARCH=$(MUTANT_ARCH) \
 	  scripts/check_mutants.sh build/mutants
 .PHONY: check-mutants
+
+# One context, many threads, on the GPU present (the CUDA driver, HIP or the
+# emulator): tests/device/threads.c.
+build/threads: tests/device/threads.c build/libcrk.a
+	@echo "  CC    $@"
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< build/libcrk.a $(LIB_LIBS) -o $@

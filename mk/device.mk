@@ -15,6 +15,8 @@ build/gen/embedded-nvidia.S: scripts/embed.sh $(NV_FATBINS)
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(DEVICE_LINK) -o $@
 .device/hello: examples/hello.c .device/libcrk.so
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< $(DEVICE_LINK) -o $@
-device-stage: .device/numeric .device/overhead .device/hello
+.device/threads: tests/device/threads.c .device/libcrk.so
+	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< $(DEVICE_LINK) -lpthread -lm -o $@
+device-stage: .device/numeric .device/overhead .device/hello .device/threads
 	$(Q)du -sh .device
 .PHONY: device-stage

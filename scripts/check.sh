@@ -50,7 +50,8 @@ step "manifest vs files and registry" scripts/check_manifest.sh $archs
 step "AMDGPU ABI and resources, every kernel in every arch" build/crk verify hsaco
 step "CPU references" build/ref_selftest
 for t in build/unit/test_*; do
-  step "unit: ${t##*/}" env CRK_TEST_HSACO=hsaco/${archs%% *}/unary.hsaco CRK_TEST_HSACO_DIR=hsaco "$t"
+  step "unit: ${t##*/}" env CRK_TEST_HSACO=hsaco/${archs%% *}/unary.hsaco CRK_TEST_HSACO_DIR=hsaco \
+    CRK_TEST_STANDIN_HIP=build/unit/libstandin_hip.so "$t"
 done
 step "CLI" env CRK=build/crk tests/unit/test_cli.sh
 step "programs linked with libcrk (static, shared, small)" tests/unit/test_link.sh

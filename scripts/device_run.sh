@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # device_run.sh PARTS... — run on the lent NVIDIA GPU from the repository root,
 # with .device/ carried (make device-stage). PARTS: hello overhead numeric
-# memcheck bench. Logs and JSON go to $OUT (the device tool brings them back).
+# memcheck threads mutants bench (mutants: with build/gen carried too, the
+# mutated kernels are built there with nvcc, MUTANT_JOBS at once). Logs and JSON go to $OUT (the device tool brings them back).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 cd .device
@@ -16,7 +17,10 @@ for part in "$@"; do
              echo "rc=$?"; grep -E '^(FAIL|skipped|ok )' "$OUT/numeric.log" | head -40; tail -50 "$OUT/numeric.log" ;;
     memcheck) timeout ${MEMCHECK_TIMEOUT:-200} compute-sanitizer --tool memcheck --print-limit 20 ./numeric --seed "$seed" --no-huge  \
                 > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; grep -E 'ERROR SUMMARY|FAIL|numeric:' "$OUT/memcheck.log" | tail -5 ;;
+    threads) ./threads --threads 16 --iterations 20 | tee "$OUT/threads.txt" ;;
     mutants) # deliberately broken builds (scripts/mutants.sh): each must fail
+      [ -d mutants ] || MUTANT_JOBS=${MUTANT_JOBS:-14} ../scripts/mutants.sh mutants nvidia > "$OUT/mutants-build.log" 2>&1 \
+        || { echo "mutants: build failed"; tail -20 "$OUT/mutants-build.log"; }
       NUMERIC=./numeric ../scripts/check_mutants.sh mutants | tee "$OUT/mutants.txt" ;;
     bench) # Candle's cubins: .device/peers/candle-0.11-sm90 (make device-stage), found next to ./bench
       PYTHONUNBUFFERED=1 timeout ${BENCH_TIMEOUT:-540} ./bench --out "$OUT/bench" ${BENCH_ARGS:-} > "$OUT/bench.txt" 2>&1

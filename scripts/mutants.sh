@@ -31,25 +31,38 @@ mutate() { # name glob module sed-file sed-expression
   echo "$name $glob" >> "$out/list"
   echo "mutant $name: $module ($file: $expr)"
 }
+jobs_max=${MUTANT_JOBS:-1} pids=()
+spawn() { # mutate in the background, at most jobs_max at once
+  if [ "$jobs_max" -le 1 ]; then mutate "$@"; return; fi
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  mutate "$@" & pids+=($!)
+}
 # affine: the contiguous tail loop is skipped (unwritten outputs)
-mutate tail 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs) out\[i\] = f(in\[i\]...);/(void)head;/'
+spawn tail 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs) out\[i\] = f(in\[i\]...);/(void)head;/'
 # affine: the tail loop writes one element past the end
-mutate overrun 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs)/for (size_t i = head + gid; i <= numel; i += gs)/'
+spawn overrun 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs)/for (size_t i = head + gid; i <= numel; i += gs)/'
 # unary: gelu's 0.044715 becomes 0.0447
-mutate gelu 'ugelu_f32' unary unary.h 's/m::cst<A>(0.044715)/m::cst<A>(0.0447)/'
+spawn gelu 'ugelu_f32' unary unary.h 's/m::cst<A>(0.044715)/m::cst<A>(0.0447)/'
 # ternary: strided where reads t and f through each other's strides
-mutate swap 'where_*' ternary ternary.h 's/return ids\[o.o\[0\]\] != 0 ? t\[o.o\[1\]\] : f\[o.o\[2\]\];/return ids[o.o[0]] != 0 ? t[o.o[2]] : f[o.o[1]];/'
+spawn swap 'where_*' ternary ternary.h 's/return ids\[o.o\[0\]\] != 0 ? t\[o.o\[1\]\] : f\[o.o\[2\]\];/return ids[o.o[0]] != 0 ? t[o.o[2]] : f[o.o[1]];/'
 # binary: integer x/0 gives 0 instead of all ones
-mutate divzero 'bdiv_*' binary binary.h 's/if (b == 0) return (I)~(I)0;/if (b == 0) return 0;/'
+spawn divzero 'bdiv_*' binary binary.h 's/if (b == 0) return (I)~(I)0;/if (b == 0) return 0;/'
 # binary: a strided rhs is read at lhs's offsets
-mutate rhsstride 'badd_*' binary binary.h 's/return f(lhs\[o.o\[0\]\], rhs\[o.o\[1\]\]);/return f(lhs[o.o[0]], rhs[o.o[0]]);/'
+spawn rhsstride 'badd_*' binary binary.h 's/return f(lhs\[o.o\[0\]\], rhs\[o.o\[1\]\]);/return f(lhs[o.o[0]], rhs[o.o[0]]);/'
 # cmp: ne is false on NaN (an ordered compare)
-mutate nenan 'ne_*' binary binary.h 's/m::cmpv(a) != m::cmpv(b)/m::cmpv(a) < m::cmpv(b) || m::cmpv(a) > m::cmpv(b)/'
+spawn nenan 'ne_*' binary binary.h 's/m::cmpv(a) != m::cmpv(b)/m::cmpv(a) < m::cmpv(b) || m::cmpv(a) > m::cmpv(b)/'
 # binary: 16-bit maximum/minimum ignore NaN
-mutate nanprop 'bmaximum_*' binary numeric.h 's/if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};//'
+spawn nanprop 'bmaximum_*' binary numeric.h 's/if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};//'
 # const_set: a strided view is written as if contiguous
-mutate setflat 'const_set_*' fill fill.h 's/out\[offsets_of<1>(numel, i, nd, info).o\[0\]\] = v;/out[i] = v;/; s/out\[c.o.o\[0\]\] = v;/out[i] = v;/'
+spawn setflat 'const_set_*' fill fill.h 's/out\[offsets_of<1>(numel, i, nd, info).o\[0\]\] = v;/out[i] = v;/; s/out\[c.o.o\[0\]\] = v;/out[i] = v;/'
 # copy2d: each row copies one element too many
-mutate rowover 'copy2d_*' fill fill.h 's/col + j < d2; ++j/col + j <= d2; ++j/; s/dst\[row \* dst_s + col\] = src\[row \* src_s + col\];/dst[row * dst_s + col + (col + 1 == d2)] = src[row * src_s + col];/'
+spawn rowover 'copy2d_*' fill fill.h 's/col + j < d2; ++j/col + j <= d2; ++j/; s/dst\[row \* dst_s + col\] = src\[row \* src_s + col\];/dst[row * dst_s + col + (col + 1 == d2)] = src[row * src_s + col];/'
 # fill: the last element is left unwritten
-mutate fillshort 'fill_*' fill fill.h 's/zip_contiguous<16 \/ sizeof(T)>(numel, buf/zip_contiguous<16 \/ sizeof(T)>(numel - 1, buf/'
+spawn fillshort 'fill_*' fill fill.h 's/zip_contiguous<16 \/ sizeof(T)>(numel, buf/zip_contiguous<16 \/ sizeof(T)>(numel - 1, buf/'
+# reduce (norms, softmax): 16-lane shuffles where Candle's groups are 32 lanes
+spawn width 'rmsnorm_*' reduce crk_port.h 's/return shfl_xor_w<32>(v, mask);/return shfl_xor_w<16>(v, mask);/'
+# reduce: the halving tree without its barrier (threads read partners' slots early)
+spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > 0; s >>= 1) {/{n;s/block_barrier();//}'
+# reduce: argmin takes a later equal value (ties must keep the first)
+spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
+for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

@@ -188,6 +188,20 @@ int isa_decode(emu_isa isa, const uint8_t *code, size_t code_size, uint64_t pc,
     isa_fmt f = format_of(isa, d0, &seg);
     in->raw[0] = d0;
     in->fmt = (uint8_t)f;
+    if (f == ISA_FMT_INVALID && isa == EMU_GFX11 && (d0 >> 26) == 0x38 && avail >= 8 && d1 == 0 &&
+        (d0 & 0x3FFFF) == 0) {
+        /* buffer_gl0_inv / buffer_gl1_inv (MUBUF, no operands), which gfx11
+         * places after a barrier: the emulator's memory is coherent, so
+         * they run as s_nop. No other MUBUF instruction is decoded. */
+        static const isa_opinfo gl0 = { "buffer_gl0_inv", ISA_OP_s_nop, ISA_FMT_SOPP, 0x2B, { 0 }, "" };
+        static const isa_opinfo gl1 = { "buffer_gl1_inv", ISA_OP_s_nop, ISA_FMT_SOPP, 0x2C, { 0 }, "" };
+        const unsigned opc = (d0 >> 18) & 0xFF;
+        if (opc == 0x2B || opc == 0x2C) {
+            in->info = opc == 0x2B ? &gl0 : &gl1;
+            in->op = ISA_OP_s_nop, in->fmt = ISA_FMT_SOPP, in->size = 8, in->raw[1] = d1;
+            return 0;
+        }
+    }
     if (f == ISA_FMT_INVALID)
         return fail(err, elen, "unknown encoding", pc, p, avail);
     if (f == ISA_FMT_VOPD) {

@@ -129,8 +129,21 @@ int ex_ds(ex_ctx *c)
     emu_wave *w = c->w;
     unsigned va = in->src[0].reg, d0 = in->src[1].reg, d1 = in->src[2].reg, vd = in->dst.reg;
     uint32_t off = (uint32_t)in->offset | (uint32_t)in->offset1 << 8;
-    unsigned n = 0, two = 0, st = 0, sx = 0;
+    unsigned n = 0, two = 0, st = 0, sx = 0, d16 = 0; /* d16: 1 low half, 2 high half of the VGPR */
+    unsigned unit = 1; /* read2/write2 offsets count n bytes, st64 forms 64 n */
     switch (in->op) {
+    case ISA_OP_ds_read2st64_b32: n = 4, two = 1, unit = 64; break;
+    case ISA_OP_ds_read2st64_b64: n = 8, two = 1, unit = 64; break;
+    case ISA_OP_ds_write2st64_b32: n = 4, two = 1, st = 1, unit = 64; break;
+    case ISA_OP_ds_write2st64_b64: n = 8, two = 1, st = 1, unit = 64; break;
+    case ISA_OP_ds_read_u8_d16: n = 1, d16 = 1; break;
+    case ISA_OP_ds_read_u8_d16_hi: n = 1, d16 = 2; break;
+    case ISA_OP_ds_read_i8_d16: n = 1, sx = 1, d16 = 1; break;
+    case ISA_OP_ds_read_i8_d16_hi: n = 1, sx = 1, d16 = 2; break;
+    case ISA_OP_ds_read_u16_d16: n = 2, d16 = 1; break;
+    case ISA_OP_ds_read_u16_d16_hi: n = 2, d16 = 2; break;
+    case ISA_OP_ds_write_b8_d16_hi: n = 1, st = 1, d16 = 2; break;
+    case ISA_OP_ds_write_b16_d16_hi: n = 2, st = 1, d16 = 2; break;
     case ISA_OP_ds_read_b32: n = 4; break;
     case ISA_OP_ds_read_b64: n = 8; break;
     case ISA_OP_ds_read_b96: n = 12; break;
@@ -181,7 +194,7 @@ int ex_ds(ex_ctx *c)
         int l = __builtin_ctzll(m);
         uint32_t base = w->vgpr[va][l];
         for (unsigned h = 0; h <= two; h++) {
-            uint32_t a = two ? base + (h ? in->offset1 : (uint32_t)in->offset) * n : base + off;
+            uint32_t a = two ? base + (h ? in->offset1 : (uint32_t)in->offset) * n * unit : base + off;
             unsigned data = h ? d1 : d0, dst = vd + h * nd;
             if (lds_chk(c, a, n, l))
                 return EMU_STEP_ERROR;
@@ -189,7 +202,16 @@ int ex_ds(ex_ctx *c)
                 uint32_t buf[4];
                 for (unsigned k = 0; k < nd; k++)
                     buf[k] = w->vgpr[data + k][l];
+                if (d16 == 2)
+                    buf[0] >>= 16;
                 memcpy(w->lds + a, buf, n);
+            } else if (d16) { /* 16 bits into one half, the other half kept */
+                uint32_t v = 0;
+                memcpy(&v, w->lds + a, n);
+                if (n == 1)
+                    v = sx ? (uint32_t)(uint16_t)(int16_t)(int8_t)v : v;
+                const uint32_t old_v = w->vgpr[dst][l];
+                w->vgpr[dst][l] = d16 == 1 ? (old_v & 0xFFFF0000u) | (v & 0xFFFF) : (old_v & 0xFFFF) | v << 16;
             } else {
                 uint32_t buf[4] = { 0, 0, 0, 0 };
                 memcpy(buf, w->lds + a, n);

@@ -13,6 +13,12 @@ int run_fill(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int fill_applies(const layout_case *lc, const crk_kernel_info *ki);
 int run_copy2d(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int copy2d_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_reduce(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int reduce_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int rows_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_rope(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int rope_applies(const layout_case *lc, const crk_kernel_info *ki);
 
 const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_UNARY] = {run_map1, map1_applies},
@@ -24,4 +30,8 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_FILL] = {run_fill, fill_applies},
     [CRK_FAMILY_CONST_SET] = {run_const_set, fill_applies},
     [CRK_FAMILY_COPY2D] = {run_copy2d, copy2d_applies},
+    [CRK_FAMILY_REDUCE] = {run_reduce, reduce_applies},
+    [CRK_FAMILY_SOFTMAX] = {run_rows, rows_applies},
+    [CRK_FAMILY_NORM] = {run_rows, rows_applies},
+    [CRK_FAMILY_ROPE] = {run_rope, rope_applies},
 };

@@ -73,7 +73,7 @@ crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r
     size_t numel = r->nls ? crk_layout_numel(r->ls[0]) : r->work, nd = r->nls ? r->ls[0]->rank : 0;
     size_t info[4 * CRK_MAX_DIMS];
     const size_t work = r->work ? r->work : numel;
-    if (work == 0) return CRK_OK; /* for_num_elems(0) is no launch */
+    if (work == 0 && !r->grid_x) return CRK_OK; /* for_num_elems(0) is no launch */
     const size_t len = r->nls ? crk_info_pack(r->ls, r->nls, !r->always_info, info, 4 * CRK_MAX_DIMS) : 0;
     const void *info_dev = NULL;
     if (len) {
@@ -84,7 +84,7 @@ crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r
     const void *inp[4] = {0};
     void *out = r->out, *args[16];
     size_t sizes[16];
-    unsigned char scb[4][8];
+    unsigned char scb[8][8];
     for (unsigned i = 0; i < ki->nparams && i < 16; i++) {
         const crk_param *p = &ki->params[i];
         switch ((crk_param_role)p->role) {
@@ -98,12 +98,16 @@ crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r
         case CRK_ROLE_OUTPUT: args[i] = &out; break;
         case CRK_ROLE_SCALAR:
             if (p->index == 0 && r->raw0) memcpy(scb[0], r->raw0, p->size);
-            else ref_scalar_from_f64((crk_dtype)p->dtype, r->sc[p->index & 3], scb[p->index & 3]);
-            args[i] = scb[p->index & 3];
+            else if (p->dtype < 0) { /* a size_t: el_to_sum_per_block */
+                const size_t v = (size_t)r->sc[p->index & 7];
+                memcpy(scb[p->index & 7], &v, sizeof v);
+            } else ref_scalar_from_f64((crk_dtype)p->dtype, r->sc[p->index & 7], scb[p->index & 7]);
+            args[i] = scb[p->index & 7];
             break;
         }
         sizes[i] = p->size;
     }
-    const unsigned grid[3] = {(unsigned)((work + block - 1) / block), 1, 1}, blk[3] = {block, 1, 1};
+    unsigned grid[3] = {(unsigned)((work + block - 1) / block), 1, 1}, blk[3] = {block, 1, 1};
+    if (r->grid_x) grid[0] = r->grid_x, memcpy(blk, r->block3, sizeof blk);
     return crk_launch(S->ctx, NULL, ki->name, grid, blk, ki->shared_bytes, args, sizes, ki->nparams);
 }

@@ -53,7 +53,7 @@ unsigned char poison_byte(suite_t *S);
 /* A raw launch as a Candle backend makes it: args from the registry's
  * roles, the info buffer of layouts ls uploaded (NULL when every layout is
  * contiguous, unless always_info), `block` threads x ceil(work/block)
- * blocks. in[i]: the inputs (start offsets applied); sc: scalars as doubles,
+ * blocks, or grid_x x block3 when grid_x is set. in[i]: the inputs (start offsets applied); sc: scalars as doubles,
  * raw0: scalar 0 as bytes of its dtype (or NULL). */
 typedef struct {
     const crk_layout *const *ls;
@@ -64,6 +64,8 @@ typedef struct {
     void *out;
     const double *sc;
     const void *raw0;
+    unsigned grid_x;             /* != 0: this grid (even for no work) ... */
+    unsigned block3[3];          /* ... and this block, instead of for_num_elems */
 } raw_launch;
 crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block);
 

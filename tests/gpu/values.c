@@ -70,6 +70,22 @@ tolerance_t tolerance_for(const crk_kernel_info *ki, crk_dtype out_dt) {
     if (ki->family_id == CRK_FAMILY_BINARY && ref_dtype_is_float(out_dt) &&
         (!strcmp(ki->op, "maximum") || !strcmp(ki->op, "minimum")))
         t.zero_sign = 1;
+    /* reductions: the reference runs Candle's order, so exact; max/min of
+     * +0 and -0 may give either zero */
+    if (ki->family_id == CRK_FAMILY_REDUCE) t.zero_sign = !strcmp(ki->op, "max") || !strcmp(ki->op, "min");
+    /* softmax and norms (the reference folds in the kernels' lane order, so
+     * nothing grows with the row length): exp of f32/f64 within 2 ULP of
+     * glibc per term (the sum inherits that relative error), 1/sum and the
+     * product round once more, norms' rsqrtf is within 2 ULP: 8 ULP. 16-bit:
+     * one boundary straddle in exp or in T(1/sum), 2 ULP. Norms of f64
+     * compute in f32 (as upstream): 8 f32 ULPs relative (abs_eps is in
+     * f64 eps, x = the expected value). */
+    if (ki->family_id == CRK_FAMILY_SOFTMAX || ki->family_id == CRK_FAMILY_NORM) {
+        t.exact = 0, t.zero_sign = 1;
+        t.ulps = out_dt == CRK_F32 || out_dt == CRK_F64 ? 8 : 2;
+        t.abs_eps = out_dt == CRK_F64 && ki->family_id == CRK_FAMILY_NORM ? 8.0 * 0x1p29 : 4;
+        return t;
+    }
     if (ki->family_id != CRK_FAMILY_UNARY || !ref_dtype_is_float(out_dt)) return t;
     t.zero_sign = 1;
     for (size_t i = 0; i < sizeof exact_ops / sizeof exact_ops[0]; i++)

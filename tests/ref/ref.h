@@ -94,6 +94,27 @@ void ref_cmp(const char *op, crk_dtype dt, const void *a, const void *b, void *o
  * so NaN is true and -0 is false). */
 int ref_is_true(crk_dtype cond_dt, const void *c);
 
+/* --------------------------------------------------------- module reduce */
+/* fast_<op> (op: sum min max argmin argmax) of one output: vals[0..e) are its
+ * elements in the reordered logical order, idx0 the logical index of
+ * vals[0], last the reordered last dim (argmin/argmax store (idx0+i) % last;
+ * 0: store 0), threads the block size. Candle's order: thread t folds t,
+ * t+threads, ...; then a halving tree (tail past the largest power of two
+ * folded in first). out: one element of dt, or a u32 for argmin/argmax. */
+void ref_fast_reduce(const char *op, crk_dtype dt, const void *vals, size_t e, size_t idx0, size_t last,
+                     unsigned threads, void *out);
+/* softmax of one row over `threads` lanes (32 = Candle's shape; a multiple
+ * of 32): max in T, exp(x - max) in T summed in f32 (f64 for f64), T(1/sum). */
+void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, void *out);
+/* rmsnorm / layernorm of one row, f32 statistics summed over `threads` lanes
+ * (32-lane butterflies, then over the groups); alpha/beta may be NULL. */
+void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols, unsigned threads, float eps,
+                 void *out);
+void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void *beta, size_t n_cols,
+                   unsigned threads, float eps, void *out);
+/* One rotated pair: d0 = x0·c − x1·s, d1 = x0·s + x1·c in T. */
+void ref_rope_pair(crk_dtype dt, const void *x0, const void *x1, const void *c, const void *s, void *d0, void *d1);
+
 /* ------------------------------------------------------------------ ULPs */
 /* Float dtypes: distance in representable values (+0 and -0 equal; ±inf
  * count as the value after the largest finite); INT64_MAX if exactly one is

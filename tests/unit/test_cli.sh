@@ -152,5 +152,97 @@ else
     echo "test_cli: no built hsaco/ tree, arch-order cases skipped"
 fi
 
+# ---- issue 11: hostile files and directories ----
+# A FIFO is refused, named, never waited on (timeout turns a hang into a failure).
+mkfifo "$T/fifo.hsaco"
+expect 3 "archs on a FIFO" -- timeout 10 "$CRK" archs "$T/fifo.hsaco"
+check "archs names the FIFO" grep -q "is a FIFO" "$T/err"
+expect 3 "verify a FIFO" -- timeout 10 "$CRK" verify "$T/fifo.hsaco"
+mkdir -p "$T/fifodir/gfx942"
+mkfifo "$T/fifodir/gfx942/unary.hsaco"
+expect 3 "verify a directory holding a FIFO" -- timeout 10 "$CRK" verify "$T/fifodir"
+expect 3 "show with a FIFO in the arch directory" -- timeout 10 "$CRK" show uexp_f32 --dir "$T/fifodir"
+expect 3 "list --arch with a FIFO" -- timeout 10 "$CRK" list --arch gfx942 --dir "$T/fifodir"
+# No listing limit: 20000 other files do not hide a corrupt code object.
+mkdir -p "$T/many/gfx942"
+(cd "$T/many/gfx942" && seq 1 20000 | sed 's/^/junk/' | xargs touch)
+printf 'not a code object' > "$T/many/gfx942/cast.hsaco"
+expect 3 "verify: a corrupt file among 20000 others" -- "$CRK" verify "$T/many"
+check "verify names the corrupt file" grep -q "many/gfx942/cast.hsaco" "$T/err"
+ln -s "$T/nowhere" "$T/many/gfx942/dangling.hsaco"
+rm "$T/many/gfx942/cast.hsaco"
+expect 3 "verify: a code object name that cannot be read" -- "$CRK" verify "$T/many"
+rm "$T/many/gfx942/dangling.hsaco"
+if [ "$(id -u)" != 0 ]; then
+    mkdir -p "$T/many/gfx90a" && chmod 000 "$T/many/gfx90a"
+    expect 3 "verify: an unreadable arch directory" -- "$CRK" verify "$T/many"
+    chmod 755 "$T/many/gfx90a"
+else
+    echo "test_cli: running as root, unreadable-directory case skipped"
+fi
+# A bundle with a host entry only holds no target.
+{ printf '__CLANG_OFFLOAD_BUNDLE__\001\0\0\0\0\0\0\0'; printf '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+  printf '\036\0\0\0\0\0\0\0host-x86_64-unknown-linux-gnu-'; } > "$T/hostonly.hsaco"
+expect 1 "archs: a bundle with a host entry only" -- "$CRK" archs "$T/hostonly.hsaco"
+if [ -f "$HSACO" ] && command -v python3 > /dev/null; then
+    # Bundle ids with bytes >= 0x80 and a terminal escape: JSON stays valid
+    # UTF-8, text and errors carry no escape byte.
+    python3 - "$HSACO" "$T/evil.hsaco" "$T/evilcut.hsaco" <<'PY'
+import struct, sys
+img = open(sys.argv[1], 'rb').read()
+bid = b'hipv4-amdgcn-amd-amdhsa--gfx942\xff\xc3(\x1b[31mred'
+def bundle(data):
+    hdr = 24 + 8 + 24 + len(bid)
+    return b'__CLANG_OFFLOAD_BUNDLE__' + struct.pack('<QQQQ', 1, hdr, len(data), len(bid)) + bid + data
+open(sys.argv[2], 'wb').write(bundle(img))
+open(sys.argv[3], 'wb').write(bundle(img[:100]))
+PY
+    expect 0 "archs --json on a hostile bundle id" -- "$CRK" archs --json "$T/evil.hsaco"
+    check "archs --json is valid UTF-8 JSON" python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$T/out"
+    expect 0 "archs (text) on a hostile bundle id" -- "$CRK" archs "$T/evil.hsaco"
+    check "text output has no escape byte" sh -c "! grep -q \"\$(printf '\\033')\" '$T/out'"
+    expect 3 "archs on a damaged hostile bundle" -- "$CRK" archs "$T/evilcut.hsaco"
+    check "error has no escape byte" sh -c "! grep -q \"\$(printf '\\033')\" '$T/err'"
+    mkdir -p "$T/evildir/gfx942" && cp "$T/evilcut.hsaco" "$T/evildir/gfx942/unary.hsaco"
+    expect 3 "verify --json on a damaged hostile bundle" -- "$CRK" verify --json "$T/evildir"
+    check "verify --json is valid UTF-8 JSON" python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$T/out"
+    # Many symbols sharing one long name: linear, not quadratic (issue 11
+    # defect 1: a 256 KiB cubin took 8 s and 0.7 GB).
+    cat > "$T/cubin.py" <<'PY'
+import struct, sys
+name = b'k' * int(sys.argv[2]) + b'\0'
+nsym = int(sys.argv[3])
+strtab = b'\0' + name
+symtab = b'\0' * 24 + b''.join(struct.pack('<IBBHQQ', 1, 0x12, 0x10, 0, 0, 0) for _ in range(nsym))
+shstr = b'\0.strtab\0.symtab\0.shstrtab\0'
+off_str = 64; off_sym = off_str + len(strtab); off_shs = off_sym + len(symtab)
+shoff = (off_shs + len(shstr) + 7) & ~7
+def sh(name, typ, off, size, link=0, ent=0):
+    return struct.pack('<IIQQQQIIQQ', name, typ, 0, 0, off, size, link, 0, 1, ent)
+ehdr = b'\x7fELF\x02\x01\x01\x33\x07' + b'\0' * 7 + struct.pack('<HHIQQQIHHHHHH', 2, 190, 1, 0, 0, shoff, 0x5a, 64, 0, 0, 64, 4, 3)
+body = ehdr + strtab + symtab + shstr
+body += b'\0' * (shoff - len(body))
+body += sh(0, 0, 0, 0) + sh(1, 3, off_str, len(strtab)) + sh(9, 2, off_sym, len(symtab), 1, 24) + sh(17, 3, off_shs, len(shstr))
+open(sys.argv[1], 'wb').write(body)
+PY
+    python3 "$T/cubin.py" "$T/wide.cubin" 4000 40000
+    python3 "$T/cubin.py" "$T/long.cubin" 131072 5000
+    expect 3 "archs on a cubin of 5000 kernels sharing one 128 KiB name" -- timeout 20 "$CRK" archs "$T/long.cubin"
+    check "the over-long name is named with the limit" grep -q 'longer than 4096 bytes' "$T/err"
+    expect 0 "archs on a cubin of 40000 kernels sharing one 4000-byte name" -- timeout 20 "$CRK" archs "$T/wide.cubin"
+    check "all 40000 kernels listed" grep -q '40000 kernels' "$T/out"
+fi
+# The NVIDIA build verifies (module name without .fatbin), alone and in a tree.
+if [ -f "$ROOT/hsaco/nvidia/unary.fatbin" ]; then
+    expect 0 "verify a fatbin" -- "$CRK" verify "$ROOT/hsaco/nvidia/unary.fatbin"
+    mkdir -p "$T/nvtree/nvidia"
+    cp "$ROOT/hsaco/nvidia/"*.fatbin "$T/nvtree/nvidia/"
+    expect 0 "verify a tree with hsaco/nvidia" -- "$CRK" verify "$T/nvtree"
+    head -c 200 "$ROOT/hsaco/nvidia/unary.fatbin" > "$T/nvtree/nvidia/unary.fatbin"
+    expect 3 "verify finds a damaged fatbin in nvidia/" -- "$CRK" verify "$T/nvtree"
+else
+    echo "test_cli: no hsaco/nvidia/unary.fatbin (no nvcc), fatbin cases skipped"
+fi
+
 echo "test_cli: $((n - fails))/$n passed"
 [ "$fails" -eq 0 ]

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -492,6 +493,123 @@ START_TEST(test_cubin_fatbin)
 }
 END_TEST
 
+/* ------------------------------------- linear cost on crafted inputs */
+/* Issue 11, defect 1: names were scanned to the end of their string table
+ * and copied once per symbol, notes walked once per section covering them. */
+
+typedef struct {
+    uint32_t type;
+    const uint8_t *data;
+    size_t size;
+    uint32_t link;
+    uint64_t entsize;
+    int same_as; /* > 0: no data of its own, the range of that section */
+} sec_t;
+
+/* An ELF64 file: header, section data, then the section headers. */
+static buf_t make_elf(uint16_t machine, uint8_t osabi, uint8_t abiver, uint32_t flags, const sec_t *secs,
+                      int nsec)
+{
+    buf_t b = {0};
+    uint8_t eh[64];
+    memset(eh, 0, sizeof eh);
+    memcpy(eh, "\177ELF\002\001\001", 7);
+    eh[7] = osabi, eh[8] = abiver, eh[16] = 2, eh[18] = (uint8_t)machine, eh[19] = (uint8_t)(machine >> 8);
+    memcpy(eh + 48, &flags, 4);
+    eh[52] = 64, eh[58] = 64;
+    const uint16_t shnum = (uint16_t)(nsec + 1);
+    memcpy(eh + 60, &shnum, 2);
+    put(&b, eh, 64);
+    uint64_t *off = calloc((size_t)nsec, sizeof *off);
+    for (int i = 0; i < nsec; i++) {
+        off[i] = secs[i].same_as > 0 ? off[secs[i].same_as - 1] : b.n;
+        if (secs[i].same_as <= 0) put(&b, secs[i].data, secs[i].size);
+    }
+    while (b.n % 8) put(&b, "", 1);
+    set64(b.p + 40, b.n); /* e_shoff */
+    uint8_t sh[64];
+    memset(sh, 0, sizeof sh);
+    put(&b, sh, 64);
+    for (int i = 0; i < nsec; i++) {
+        memset(sh, 0, sizeof sh);
+        memcpy(sh + 4, &secs[i].type, 4);
+        set64(sh + 24, off[i]);
+        set64(sh + 32, secs[i].same_as > 0 ? secs[secs[i].same_as - 1].size : secs[i].size);
+        memcpy(sh + 40, &secs[i].link, 4);
+        set64(sh + 56, secs[i].entsize);
+        put(&b, sh, 64);
+    }
+    free(off);
+    return b;
+}
+
+/* A symbol table of n functions named at name_off(i) in section 1. */
+static uint8_t *symbols(size_t n, uint8_t other, uint32_t (*name_off)(size_t))
+{
+    uint8_t *t = calloc(n + 1, 24);
+    for (size_t i = 1; i <= n; i++) {
+        const uint32_t o = name_off(i);
+        memcpy(t + 24 * i, &o, 4);
+        t[24 * i + 4] = 0x12, t[24 * i + 5] = other; /* STB_GLOBAL | STT_FUNC */
+    }
+    return t;
+}
+static uint32_t at_one(size_t i) { (void)i; return 1; }
+static uint32_t at_i(size_t i) { return (uint32_t)i; }
+
+START_TEST(test_linear_on_crafted_input)
+{
+    crk_codeobj co;
+    char err[512];
+    /* 40000 kernels sharing one 4000-byte name: referenced, never copied */
+    const size_t nk = 40000;
+    uint8_t *str = malloc(4002);
+    str[0] = 0, memset(str + 1, 'k', 4000), str[4001] = 0;
+    uint8_t *sym = symbols(nk, 0x10 /* STO_CUDA_ENTRY */, at_one);
+    sec_t cub[2] = {{3, str, 4002, 0, 0, 0}, {2, sym, 24 * (nk + 1), 1, 24, 0}};
+    buf_t b = make_elf(190, 0x33, 7, 0x5a, cub, 2);
+    ck_assert_int_eq(crk_codeobj_open(b.p, b.n, &co, err, sizeof err), 0);
+    ck_assert_uint_eq(co.images[0].nkernels, nk);
+    ck_assert_ptr_eq(co.images[0].kernels[0].name, co.images[0].kernels[nk - 1].name);
+    ck_assert_ptr_eq(co.images[0].kernels[0].name, (const char *)b.p + 64 + 1); /* in the file's bytes */
+    crk_codeobj_free(&co);
+    free(b.p), free(sym), free(str);
+    /* a 1 MiB string table without a NUL, 20000 functions into it: each
+     * lookup stops after CRK_CO_MAX_NAME bytes (it scanned to the end) */
+    const size_t big = (size_t)1 << 20, nf = 20000;
+    str = malloc(big);
+    memset(str, 'x', big);
+    sym = symbols(nf, 0, at_i);
+    cub[0] = (sec_t){3, str, big, 0, 0, 0};
+    cub[1] = (sec_t){2, sym, 24 * (nf + 1), 1, 24, 0};
+    b = make_elf(190, 0x33, 7, 0x5a, cub, 2);
+    const clock_t t0 = clock();
+    ck_assert_int_eq(crk_codeobj_open(b.p, b.n, &co, err, sizeof err), 0);
+    ck_assert_uint_eq(co.images[0].nkernels, 0);
+    ck_assert_msg(clock() - t0 < 2 * CLOCKS_PER_SEC, "took %.1f s", (double)(clock() - t0) / CLOCKS_PER_SEC);
+    crk_codeobj_free(&co);
+    free(b.p);
+    /* the same as kernel entries: an error naming the limit */
+    free(sym);
+    sym = symbols(nf, 0x10, at_i);
+    cub[1].data = sym;
+    b = make_elf(190, 0x33, 7, 0x5a, cub, 2);
+    ck_assert_int_eq(crk_codeobj_open(b.p, b.n, &co, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "longer than 4096 bytes"));
+    free(b.p), free(sym), free(str);
+    /* 4000 note sections over one area of 87000 notes: walked once */
+    const size_t area = 87000 * 12, nsec = 4000;
+    uint8_t *notes = calloc(area, 1); /* notes with empty names and descriptors */
+    sec_t *secs = calloc(nsec, sizeof *secs);
+    secs[0] = (sec_t){7 /* SHT_NOTE */, notes, area, 0, 0, 0};
+    for (size_t i = 1; i < nsec; i++) secs[i] = (sec_t){7, NULL, 0, 0, 0, 1};
+    b = make_elf(224, 64, 3, 0x4c, secs, (int)nsec);
+    ck_assert_int_eq(crk_codeobj_open(b.p, b.n, &co, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "note sections overlap") != NULL, "%s", err);
+    free(b.p), free(secs), free(notes);
+}
+END_TEST
+
 /* ---------------------------------------------------- msgpack / metadata */
 
 START_TEST(test_msgpack)
@@ -589,6 +707,7 @@ int main(void)
     UNIT_ADD(&u, test_cubin_fatbin);
     UNIT_ADD(&u, test_msgpack);
     UNIT_ADD(&u, test_misc);
+    UNIT_ADD(&u, test_linear_on_crafted_input);
     const int rc = unit_run(&u);
     free(hsaco);
     return rc;

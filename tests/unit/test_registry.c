@@ -59,8 +59,10 @@ START_TEST(unknown_names_suggest_the_nearest) {
 END_TEST
 
 static int tsv_family_ours(const char *family, const char *name) {
-    (void)name;
-    static const char *const ours[] = {"unary", "cast", "ternary", "affine", "copy", "binary", "cmp", "fill"};
+    /* reduce: the fast_* kernels (upstream's unused atomic sum_* are not here yet) */
+    if (!strcmp(family, "reduce")) return !strncmp(name, "fast_", 5);
+    static const char *const ours[] = {"unary", "cast",    "ternary", "affine", "copy", "binary",
+                                       "cmp",   "fill",    "softmax", "norm",   "rope"};
     for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
         if (!strcmp(family, ours[i])) return 1;
     return 0;
@@ -96,8 +98,9 @@ START_TEST(parity_with_candle_table) {
         }
     }
     fclose(f);
-    /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set) */
-    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16);
+    /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set),
+     * fast_*, softmax, norm, rope */
+    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 4 + 8 + 12);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -194,12 +197,17 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_BINARY] = {"binary", 1, 1, 1, 2, 0},  [CRK_FAMILY_CMP] = {"cmp", 1, 1, 1, 2, 0},
         [CRK_FAMILY_FILL] = {"fill", 1, 0, 0, 0, 1},      [CRK_FAMILY_CONST_SET] = {"const_set", 1, 1, 1, 0, 1},
         [CRK_FAMILY_COPY2D] = {"copy2d", 0, 0, 0, 1, 4},
+        [CRK_FAMILY_REDUCE] = {"reduce", 1, 1, 1, 1, 1}, [CRK_FAMILY_SOFTMAX] = {"softmax", 0, 0, 0, 1, 1},
+        [CRK_FAMILY_NORM] = {"norm", 0, 0, 0, -1, 3},     [CRK_FAMILY_ROPE] = {"rope", 0, 0, 0, 3, -1},
     };
+    /* launch policies by family */
+    static const uint8_t geometry[CRK_FAMILY_COUNT] = {
+        [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS};
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
         ck_assert_uint_lt(ki->family_id, CRK_FAMILY_COUNT);
         ck_assert_str_eq(ki->family, fam[ki->family_id].name);
-        ck_assert_uint_eq(ki->geometry, CRK_GEOM_ELEMENTWISE);
+        ck_assert_uint_eq(ki->geometry, geometry[ki->family_id]);
         ck_assert_uint_gt(ki->block, 0);
         int count[CRK_ROLE_SCALAR + 1] = {0}, info_at = -1;
         for (unsigned p = 0; p < ki->nparams; p++) {
@@ -217,12 +225,18 @@ START_TEST(parameters_have_roles) {
             ck_assert_msg(pa->kind == want_kind, "%s: %s kind %u for role %u", ki->name, pa->name, pa->kind, pa->role);
             count[pa->role]++;
         }
+        /* per op: elu/powf take a scalar; layernorm has beta; rope_i/rope/rope_thd
+         * take 3/4/5 sizes */
         const int unary1 = !strcmp(ki->op, "elu") || !strcmp(ki->op, "powf");
-        const int scalars = fam[ki->family_id].scalars < 0 ? unary1 : fam[ki->family_id].scalars;
+        const int rope = !strcmp(ki->op, "rope_i") ? 3 : !strcmp(ki->op, "rope") ? 4 : 5;
+        const int scalars = fam[ki->family_id].scalars >= 0 ? fam[ki->family_id].scalars
+                            : ki->family_id == CRK_FAMILY_ROPE ? rope : unary1;
+        const int inputs = fam[ki->family_id].inputs >= 0 ? fam[ki->family_id].inputs
+                                                          : 2 + !strcmp(ki->op, "layernorm");
         ck_assert_msg(count[CRK_ROLE_NUMEL] == fam[ki->family_id].numel &&
                           count[CRK_ROLE_NUM_DIMS] == fam[ki->family_id].num_dims &&
                           count[CRK_ROLE_INFO] == fam[ki->family_id].info && count[CRK_ROLE_OUTPUT] == 1 &&
-                          count[CRK_ROLE_INPUT] == fam[ki->family_id].inputs && count[CRK_ROLE_SCALAR] == scalars,
+                          count[CRK_ROLE_INPUT] == inputs && count[CRK_ROLE_SCALAR] == scalars,
                       "%s: roles numel %d num_dims %d info %d output %d input %d scalar %d", ki->name, count[0],
                       count[1], count[2], count[4], count[3], count[5]);
         ck_assert_int_eq(ki->info_param, info_at);

@@ -1,0 +1,148 @@
+/* launch_reduce.c — libcrk's helpers of module reduce: crk_reduce (fast_*),
+ * crk_softmax, crk_rmsnorm, crk_layernorm, crk_rope. Each checks what
+ * Candle's own host code would, plus the limits of the kernels' C types
+ * (int n_cols, uint32_t rope sizes), and launches with Candle's shape for
+ * the family (include/crk.h, crk_geometry). */
+#include "error.h"
+#include "launch.h"
+#include <limits.h>
+#include <string.h>
+
+#define MAX_GRID 0x7FFFFFFFu
+
+static crk_status need(const char *name, const char *what, const void *p) {
+    return p ? CRK_OK : crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, what);
+}
+
+/* Threads of Candle's reduction block: the power of two >= min(1024, e). */
+static unsigned reduce_block(size_t e) {
+    unsigned b = 1;
+    while (b < e && b < 1024) b *= 2;
+    return b;
+}
+
+crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                      const size_t *sum_dims, size_t n_sum_dims, void *dst) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_REDUCE, &st);
+    if (!ki) return st;
+    arg_pack a = {.out = dst};
+    if ((st = crk_check_layout(name, "src", src_l, &a.numel)) != CRK_OK) return st;
+    if ((st = need(name, "src", src)) != CRK_OK || (st = need(name, "dst", dst)) != CRK_OK) return st;
+    if (n_sum_dims && !sum_dims) return crk_fail(CRK_E_INVALID, "%s: sum_dims is NULL", name);
+    /* Candle's FastReduce layout: kept dims in order, then the reduced ones */
+    size_t info[2 * CRK_MAX_DIMS], k = 0, dst_el = 1;
+    const size_t rank = src_l->rank;
+    unsigned summed = 0;
+    for (size_t j = 0; j < n_sum_dims; j++) {
+        if (sum_dims[j] >= rank)
+            return crk_fail(CRK_E_INVALID, "%s: sum dim %zu out of range for rank %zu", name, sum_dims[j], rank);
+        if (summed >> sum_dims[j] & 1u)
+            return crk_fail(CRK_E_INVALID, "%s: sum dim %zu given twice", name, sum_dims[j]);
+        summed |= 1u << sum_dims[j];
+    }
+    for (size_t d = 0; d < rank; d++)
+        if (!(summed >> d & 1u)) info[k] = src_l->dims[d], info[rank + k] = src_l->strides[d], dst_el *= src_l->dims[d], k++;
+    for (size_t j = 0; j < n_sum_dims; j++)
+        info[k] = src_l->dims[sum_dims[j]], info[rank + k] = src_l->strides[sum_dims[j]], k++;
+    if (a.numel == 0 && strcmp(ki->op, "sum"))
+        return crk_fail(CRK_E_INVALID, "%s: %s of an empty tensor is undefined (Candle: EmptyTensor)", name, ki->op);
+    if (dst_el == 0) return CRK_OK;
+    const size_t e = a.numel / dst_el;
+    if (e == 0 && dst_el > MAX_GRID) /* an empty sum: one block per output */
+        return crk_fail(CRK_E_INVALID, "%s: %zu outputs of an empty sum exceed a grid", name, dst_el);
+    a.num_dims = rank;
+    if ((st = crk_offset_ptr(name, "src", src, src_l->start_offset, crk_operand_dtype(ki, 0), &a.in[0])) != CRK_OK)
+        return st;
+    const double sc[1] = {(double)e};
+    if (e > (1ull << 53)) return crk_fail(CRK_E_INVALID, "%s: %zu elements per output exceed 2^53", name, e);
+    if ((st = crk_pack_args(ki, &a, sc, 1, NULL)) != CRK_OK) return st;
+    const unsigned grid[3] = {(unsigned)(dst_el < MAX_GRID ? dst_el : MAX_GRID), 1, 1},
+                   block[3] = {reduce_block(e), 1, 1};
+    return crk_launch_shaped(ctx, s, ki, info, 2 * rank, &a, grid, block);
+}
+
+/* The row families' checks: a kernel, pointers, n_cols an int, one block a row. */
+static const crk_kernel_info *rows_kernel(crk_ctx *ctx, const char *name, crk_family fam, const void *src,
+                                          const void *dst, size_t n_rows, size_t n_cols, crk_status *st) {
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, fam, st);
+    if (!ki) return NULL;
+    if ((*st = need(name, "src", src)) != CRK_OK || (*st = need(name, "dst", dst)) != CRK_OK) return NULL;
+    if (n_cols > INT_MAX)
+        return *st = crk_fail(CRK_E_INVALID, "%s: n_cols %zu exceeds the kernel's int", name, n_cols), NULL;
+    if (n_rows > MAX_GRID)
+        return *st = crk_fail(CRK_E_INVALID, "%s: %zu rows exceed a grid (a block per row)", name, n_rows), NULL;
+    return ki;
+}
+
+crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
+                       size_t n_cols) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = rows_kernel(ctx, name, CRK_FAMILY_SOFTMAX, src, dst, n_rows, n_cols, &st);
+    if (!ki) return st;
+    if (n_rows == 0 || n_cols == 0) return CRK_OK;
+    arg_pack a = {.out = dst, .in = {src}};
+    const double sc[1] = {(double)n_cols};
+    if ((st = crk_pack_args(ki, &a, sc, 1, NULL)) != CRK_OK) return st;
+    const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {1, 32, 1}; /* Candle's */
+    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
+}
+
+/* rmsnorm (beta unused) and layernorm: Candle's block_size, 32 below 1024
+ * columns, else 1024, as the block and as the argument. */
+static crk_status norm(crk_ctx *ctx, crk_stream s, const char *name, const char *op, const void *src, void *dst,
+                       const void *alpha, const void *beta, size_t n_rows, size_t n_cols, float eps) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = rows_kernel(ctx, name, CRK_FAMILY_NORM, src, dst, n_rows, n_cols, &st);
+    if (!ki) return st;
+    if (strcmp(ki->op, op))
+        return crk_fail(CRK_E_INVALID, "%s is a %s kernel: use crk_%s", name, ki->op, ki->op);
+    if (n_rows == 0 || n_cols == 0) return CRK_OK;
+    const unsigned bs = n_cols < 1024 ? 32 : 1024;
+    arg_pack a = {.out = dst, .in = {src, alpha, beta}};
+    const double sc[3] = {(double)n_cols, (double)bs, (double)eps};
+    if ((st = crk_pack_args(ki, &a, sc, 3, NULL)) != CRK_OK) return st;
+    const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {bs, 1, 1};
+    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
+}
+
+crk_status crk_rmsnorm(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst,
+                       const void *alpha, size_t n_rows, size_t n_cols, float eps) {
+    return norm(ctx, s, name, "rmsnorm", src, dst, alpha, NULL, n_rows, n_cols, eps);
+}
+
+crk_status crk_layernorm(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst,
+                         const void *alpha, const void *beta, size_t n_rows, size_t n_cols, float eps) {
+    return norm(ctx, s, name, "layernorm", src, dst, alpha, beta, n_rows, n_cols, eps);
+}
+
+/* 1 if a*b*... fits the kernels' uint32_t (products checked in 64 bits). */
+static int fits_u32(size_t v) { return v <= UINT32_MAX; }
+
+crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *src, const void *cos,
+                    const void *sin, void *dst, size_t b, size_t h, size_t t, size_t d, int batched) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_ROPE, &st);
+    if (!ki) return st;
+    if ((st = need(name, "src", src)) != CRK_OK || (st = need(name, "cos", cos)) != CRK_OK ||
+        (st = need(name, "sin", sin)) != CRK_OK || (st = need(name, "dst", dst)) != CRK_OK)
+        return st;
+    if (d % 2) return crk_fail(CRK_E_INVALID, "%s: d = %zu must be even (pairs)", name, d);
+    size_t bh, td, htd, n;
+    if (__builtin_mul_overflow(b, h, &bh) || __builtin_mul_overflow(t, d, &td) ||
+        __builtin_mul_overflow(h, td, &htd) || __builtin_mul_overflow(bh, td, &n) || !fits_u32(bh) ||
+        !fits_u32(td) || !fits_u32(htd) || !fits_u32(b) || !fits_u32(t) || !fits_u32(h) || !fits_u32(d))
+        return crk_fail(CRK_E_INVALID, "%s: b*h, t*d and h*t*d must fit the kernel's uint32_t", name);
+    if (n == 0) return CRK_OK;
+    const double stride_b = batched ? (double)htd : 0;
+    double sc[5];
+    if (!strcmp(ki->op, "rope_thd")) sc[0] = (double)b, sc[1] = (double)t, sc[2] = (double)h, sc[3] = (double)d,
+                                     sc[4] = stride_b;
+    else if (!strcmp(ki->op, "rope")) sc[0] = (double)bh, sc[1] = (double)td, sc[2] = (double)d, sc[3] = stride_b;
+    else sc[0] = (double)bh, sc[1] = (double)td, sc[2] = stride_b;
+    arg_pack a = {.out = dst, .in = {src, cos, sin}};
+    if ((st = crk_pack_args(ki, &a, sc, 5, NULL)) != CRK_OK) return st;
+    const size_t blocks = (n / 2 + ki->block - 1) / ki->block; /* a pair per thread, grid-stride beyond */
+    const unsigned grid[3] = {(unsigned)(blocks < MAX_GRID ? blocks : MAX_GRID), 1, 1}, block[3] = {ki->block, 1, 1};
+    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
+}

@@ -1,0 +1,105 @@
+/* fam_rows.c — softmax_<dt>, rmsnorm_<dt>, layernorm_<dt>: row case i
+ * (ROWS, one per layout case index) gives contiguous rows x cols, the
+ * source sliced by i % 3 elements. Row lengths 1, 31, 32, 33, 1023, 1024,
+ * 1025, 4096, 32768, 2^20; many short rows; NaN and +-inf inside rows; NULL
+ * alpha/beta; no rows. Candle's shapes: softmax grid (rows), block
+ * (1,32,1); norms block_size = 32 below 1024 columns, else 1024, as blockDim.x
+ * and as the argument. The reference folds in the same lane order, so the
+ * tolerances (values.c) do not grow with the row length. */
+#include "suite.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    size_t rows, cols;
+    int specials, no_affine;
+} rows_case;
+static const rows_case ROWS[] = {
+    {"1x1", 1, 1, 0, 0},          {"3x31", 3, 31, 0, 0},        {"2x32", 2, 32, 0, 0},
+    {"2x33", 2, 33, 0, 0},        {"2x1023", 2, 1023, 0, 0},    {"2x1024", 2, 1024, 0, 0},
+    {"2x1025", 2, 1025, 0, 0},    {"4x4096", 4, 4096, 0, 0},    {"1x32768", 1, 32768, 0, 0},
+    {"1x2^20", 1, 1 << 20, 0, 0}, {"300x7", 300, 7, 0, 0},      {"5x100 NaN/inf", 5, 100, 1, 0},
+    {"3x64 NULL alpha/beta", 3, 64, 0, 1}, {"0x16", 0, 16, 0, 0},
+};
+#define N_ROWS (sizeof ROWS / sizeof ROWS[0])
+
+/* Threads per row: Candle's shapes (softmax 32; norms 32 or 1024), which
+ * libcrk's helpers launch too. */
+static unsigned row_threads(const crk_kernel_info *ki, size_t cols) {
+    return ki->family_id == CRK_FAMILY_SOFTMAX || cols < 1024 ? 32 : 1024;
+}
+
+static void fill_uniform(crk_dtype dt, unsigned char *buf, size_t n, double lo, double hi, rng_t *r) {
+    const size_t sz = crk_dtype_size(dt);
+    for (size_t i = 0; i < n; i++) {
+        const double v = lo + (hi - lo) * rng_unit(r);
+        ref_cast(CRK_F64, dt, &v, buf + i * sz);
+    }
+}
+
+int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
+    const rows_case *rc = &ROWS[lc - CASES];
+    const crk_dtype dt = (crk_dtype)ki->dtypes[0];
+    const size_t sz = crk_dtype_size(dt), n = rc->rows * rc->cols, off = (size_t)(lc - CASES) % 3;
+    const int softmax = ki->family_id == CRK_FAMILY_SOFTMAX, layer = !strcmp(ki->op, "layernorm");
+    const unsigned threads = row_threads(ki, rc->cols);
+    const float eps = 1e-5f;
+    char cname[160];
+    snprintf(cname, sizeof cname, "rows %s%s", rc->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");
+    unsigned char *src = S->host[0], *got = S->host[1], *want = S->host[2], *alpha = S->host[3];
+    unsigned char *beta = alpha + (rc->cols + 1) * sz;
+    double *xs = (double *)S->host[4];
+    /* softmax over [-10, 10]; norms over [-2, 3] (mean and spread both
+     * non-zero, so layernorm's E[x^2] - mean^2 keeps its precision) */
+    fill_uniform(dt, src, off + n, softmax ? -10 : -2, softmax ? 10 : 3, &S->rng);
+    fill_uniform(dt, alpha, 2 * (rc->cols + 1), -2, 2, &S->rng);
+    if (rc->specials) {
+        const double sp[3] = {NAN, INFINITY, -INFINITY};
+        for (size_t r = 0; r < rc->rows; r++) /* row r gets specials r % 4 (row 0: none) */
+            for (unsigned k = 0; k < r % 4; k++)
+                ref_cast(CRK_F64, dt, &sp[(r + k) % 3], src + (off + r * rc->cols + rng_next(&S->rng) % rc->cols) * sz);
+    }
+    const void *a = rc->no_affine ? NULL : alpha, *b = rc->no_affine ? NULL : beta;
+    for (size_t r = 0; r < rc->rows; r++) {
+        const unsigned char *row = src + (off + r * rc->cols) * sz;
+        unsigned char *o = want + r * rc->cols * sz;
+        if (softmax) ref_softmax(dt, row, rc->cols, threads, o);
+        else if (layer) ref_layernorm(dt, row, a, b, rc->cols, threads, eps, o);
+        else ref_rmsnorm(dt, row, a, rc->cols, threads, eps, o);
+    }
+    for (size_t i = 0; i < n; i++) xs[i] = ref_value_f64(dt, want + i * sz);
+    const unsigned char poison = poison_byte(S);
+    memset(got, poison, (n + GUARD) * sz);
+    if (upload(S, S->dev[0], src, (off + n) * sz) || upload(S, S->dev[2], alpha, 2 * (rc->cols + 1) * sz) ||
+        upload(S, S->dev[1], got, (n + GUARD) * sz))
+        return gpu_ok(CRK_E_GPU, ki, cname), 1;
+    const void *dsrc = (const char *)S->dev[0] + off * sz;
+    const void *da = rc->no_affine ? NULL : S->dev[2];
+    const void *db = rc->no_affine ? NULL : (const char *)S->dev[2] + (rc->cols + 1) * sz;
+    crk_status st = CRK_OK;
+    if (S->shape == SHAPE_CANDLE) {
+        if (rc->rows) { /* Candle launches nothing for no rows */
+            const void *in[3] = {dsrc, da, db};
+            const double sc[3] = {(double)rc->cols, (double)threads, (double)eps};
+            raw_launch rl = {NULL, 0, 0, 1, in, S->dev[1], sc, NULL, (unsigned)rc->rows, {threads, 1, 1}};
+            if (softmax) rl.block3[0] = 1, rl.block3[1] = 32;
+            st = launch_raw(S, ki, &rl, threads);
+        }
+    } else if (softmax) {
+        st = crk_softmax(S->ctx, NULL, ki->name, dsrc, S->dev[1], rc->rows, rc->cols);
+    } else if (layer) {
+        st = crk_layernorm(S->ctx, NULL, ki->name, dsrc, S->dev[1], da, db, rc->rows, rc->cols, eps);
+    } else {
+        st = crk_rmsnorm(S->ctx, NULL, ki->name, dsrc, S->dev[1], da, rc->rows, rc->cols, eps);
+    }
+    if (finish(S, st, ki, cname, got, S->dev[1], (n + GUARD) * sz)) return 1;
+    return check_output(ki, cname, dt, got, want, xs, n, poison);
+}
+
+/* Row case i runs with layout case i (one each). */
+int rows_applies(const layout_case *lc, const crk_kernel_info *ki) {
+    (void)ki;
+    return (size_t)(lc - CASES) < N_ROWS;
+}

@@ -1,0 +1,254 @@
+/* ref_reduce.c — references of module reduce, written from the fact sheet:
+ * fast_* (§4.10), softmax (§4.11), rmsnorm/layernorm (§4.12), rope
+ * (§4.13). Where Candle's result depends on an order of operations (16-bit
+ * sums, argmin/argmax ties, f32 accumulations), the order the fact sheet
+ * documents is simulated lane by lane, so results can be compared exactly
+ * or within a few ULPs at any row length. */
+#include "ref.h"
+#include "ref_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- fast_* */
+
+/* The init value of max (lowest) or min (highest) for dt, as bits. */
+static void extreme(crk_dtype dt, int highest, void *out) {
+    if (ref_dtype_is_float(dt)) {
+        const double v = highest ? INFINITY : -INFINITY;
+        refi_store_float(dt, v, out);
+        return;
+    }
+    uint64_t v;
+    switch (dt) {
+    case CRK_U8: v = highest ? 0xFF : 0; break;
+    case CRK_U32: v = highest ? 0xFFFFFFFFu : 0; break;
+    case CRK_I16: v = highest ? 0x7FFF : (uint64_t)(int64_t)INT16_MIN; break;
+    case CRK_I32: v = highest ? 0x7FFFFFFF : (uint64_t)(int64_t)INT32_MIN; break;
+    default: v = highest ? (uint64_t)INT64_MAX : (uint64_t)INT64_MIN; break;
+    }
+    refi_store_int_bits(dt, v, out);
+}
+
+/* b < a (less) or b > a as values; false with a NaN; i64 compared exactly. */
+static int strictly(crk_dtype dt, const void *b, const void *a, int less) {
+    if (dt == CRK_I64) {
+        int64_t x, y;
+        memcpy(&x, b, 8), memcpy(&y, a, 8);
+        return less ? x < y : x > y;
+    }
+    const double x = ref_value_f64(dt, b), y = ref_value_f64(dt, a);
+    return less ? x < y : x > y;
+}
+
+typedef struct {
+    int kind; /* 0 sum, 1 min, 2 max, 3 argmin, 4 argmax */
+    crk_dtype dt;
+    size_t sz;
+} red_op;
+
+static int red_kind(const char *op) {
+    static const char *const names[] = {"sum", "min", "max", "argmin", "argmax"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(op, names[i])) return i;
+    abort();
+}
+
+/* Folds b into a (value ops), or lets b replace a when strictly better. */
+static void fold(const red_op *r, unsigned char *a, uint32_t *ai, const unsigned char *b, uint32_t bi) {
+    static const char *const bin[] = {"add", "minimum", "maximum"};
+    if (r->kind < 3) {
+        unsigned char t[8];
+        ref_binary(bin[r->kind], r->dt, a, b, t);
+        memcpy(a, t, r->sz);
+    } else if (strictly(r->dt, b, a, r->kind == 3)) {
+        memcpy(a, b, r->sz), *ai = bi;
+    }
+}
+
+void ref_fast_reduce(const char *op, crk_dtype dt, const void *vals, size_t e, size_t idx0, size_t last,
+                     unsigned threads, void *out) {
+    const red_op r = {red_kind(op), dt, ref_dtype_size(dt)};
+    unsigned char *acc = calloc(threads, 8);
+    uint32_t *at = malloc(threads * sizeof *at);
+    if (!acc || !at) abort();
+    for (unsigned t = 0; t < threads; t++) {
+        unsigned char *a = acc + (size_t)t * 8;
+        if (r.kind == 0) memset(a, 0, r.sz);
+        else extreme(dt, r.kind == 1 || r.kind == 3, a);
+        at[t] = 0xFFFFFFFFu;
+        for (size_t i = t; i < e; i += threads) {
+            const unsigned char *x = (const unsigned char *)vals + i * r.sz;
+            const uint32_t xi = (uint32_t)(last ? (idx0 + i) % last : 0);
+            if (r.kind >= 3 && i == t) memcpy(a, x, r.sz), at[t] = xi; /* a thread's first element */
+            else fold(&r, a, &at[t], x, xi);
+        }
+    }
+    unsigned p = 1;
+    while (p * 2 <= threads) p *= 2;
+    for (unsigned t = 0; t + p < threads; t++) fold(&r, acc + (size_t)t * 8, &at[t], acc + (size_t)(t + p) * 8, at[t + p]);
+    for (unsigned s = p / 2; s > 0; s >>= 1)
+        for (unsigned t = 0; t < s; t++) fold(&r, acc + (size_t)t * 8, &at[t], acc + (size_t)(t + s) * 8, at[t + s]);
+    if (r.kind >= 3) memcpy(out, &at[0], 4);
+    else memcpy(out, acc, r.sz);
+    free(acc), free(at);
+}
+
+/* ------------------------------------------- 32-lane butterflies (§4.11-12) */
+
+typedef void (*lane_fold)(void *a, const void *b, const void *ctx);
+
+/* Every lane of `threads` (a multiple of 32) holds an esz-byte value; the
+ * kernels' order: butterflies (masks 16..1) inside each group of 32 lanes,
+ * then, with several groups, lane g of every group takes group g's result
+ * (identity past the last group) and the butterflies run again. */
+static void block_fold(unsigned char *v, unsigned threads, size_t esz, const void *identity, lane_fold f,
+                       const void *ctx) {
+    unsigned char *t = malloc(threads * esz);
+    if (!t) abort();
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned mask = 16; mask > 0; mask >>= 1) {
+            memcpy(t, v, threads * esz);
+            for (unsigned l = 0; l < threads; l++) f(v + l * esz, t + (l ^ mask) * esz, ctx);
+        }
+        if (threads <= 32 || pass == 1) break;
+        const unsigned groups = threads / 32;
+        memcpy(t, v, threads * esz);
+        for (unsigned l = 0; l < threads; l++) {
+            const unsigned lane = l % 32;
+            memcpy(v + l * esz, lane < groups ? t + lane * 32 * esz : identity, esz);
+        }
+    }
+    free(t);
+}
+
+static void fold_max(void *a, const void *b, const void *ctx) {
+    unsigned char t[8];
+    ref_binary("maximum", *(const crk_dtype *)ctx, a, b, t);
+    memcpy(a, t, ref_dtype_size(*(const crk_dtype *)ctx));
+}
+static void fold_f32(void *a, const void *b, const void *ctx) { (void)ctx, *(float *)a += *(const float *)b; }
+static void fold_f64(void *a, const void *b, const void *ctx) { (void)ctx, *(double *)a += *(const double *)b; }
+static void fold_f32x2(void *a, const void *b, const void *ctx) {
+    (void)ctx;
+    float *x = a;
+    const float *y = b;
+    x[0] += y[0], x[1] += y[1];
+}
+
+/* ------------------------------------------------------------- softmax */
+
+/* exp(x - max) in T: the subtraction rounds to T, exp rounds to T. */
+static void exp_shifted(crk_dtype dt, const void *x, const void *mx, void *out) {
+    unsigned char d[8];
+    ref_binary("sub", dt, x, mx, d);
+    ref_unary("exp", dt, d, out, 0);
+}
+
+void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, void *out) {
+    const size_t sz = ref_dtype_size(dt);
+    const int wide = dt == CRK_F64; /* accumulator: double for f64, else float */
+    unsigned char *mx = malloc(threads * 8), *sum = calloc(threads, 8), id[8] = {0}, e[8];
+    if (!mx || !sum) abort();
+    extreme(dt, 0, id);
+    for (unsigned l = 0; l < threads; l++) {
+        memcpy(mx + l * 8, id, sz);
+        for (size_t c = l; c < n_cols; c += threads) fold_max(mx + l * 8, (const unsigned char *)row + c * sz, &dt);
+    }
+    block_fold(mx, threads, 8, id, fold_max, &dt);
+    for (unsigned l = 0; l < threads; l++)
+        for (size_t c = l; c < n_cols; c += threads) {
+            exp_shifted(dt, (const unsigned char *)row + c * sz, mx, e);
+            if (wide) *(double *)(sum + l * 8) += ref_value_f64(dt, e);
+            else *(float *)(sum + l * 8) += (float)ref_value_f64(dt, e);
+        }
+    const unsigned char zero[8] = {0};
+    block_fold(sum, threads, 8, zero, wide ? fold_f64 : fold_f32, NULL);
+    unsigned char inv[8];
+    if (wide) {
+        const double v = 1.0 / *(double *)sum;
+        memcpy(inv, &v, 8);
+    } else {
+        refi_store_float(dt, (double)(1.0f / *(float *)sum), inv); /* T(1/sum): 16-bit rounds inv first */
+    }
+    for (size_t c = 0; c < n_cols; c++) {
+        exp_shifted(dt, (const unsigned char *)row + c * sz, mx, e);
+        ref_binary("mul", dt, e, inv, (unsigned char *)out + c * sz);
+    }
+    free(mx), free(sum);
+}
+
+/* --------------------------------------------------------------- norms */
+
+/* The kernels' per-row statistics: sums over the f32 values of the row,
+ * thread l taking columns l, l+threads, ...; squares fused (fmaf) as the
+ * compilers contract ss += v*v. */
+static void row_sums(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, float *s, float *ss) {
+    const size_t sz = ref_dtype_size(dt);
+    float *v = calloc(threads, 2 * sizeof(float));
+    if (!v) abort();
+    for (unsigned l = 0; l < threads; l++)
+        for (size_t c = l; c < n_cols; c += threads) {
+            const float x = (float)ref_value_f64(dt, (const unsigned char *)row + c * sz);
+            v[2 * l] += x;
+            v[2 * l + 1] = fmaf(x, x, v[2 * l + 1]);
+        }
+    const float zero[2] = {0, 0};
+    block_fold((unsigned char *)v, threads, 2 * sizeof(float), zero, fold_f32x2, NULL);
+    *s = v[0], *ss = v[1];
+    free(v);
+}
+
+static float elem(crk_dtype dt, const void *base, size_t i) {
+    return (float)ref_value_f64(dt, (const unsigned char *)base + i * ref_dtype_size(dt));
+}
+
+void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols, unsigned threads, float eps,
+                 void *out) {
+    float s, ss;
+    row_sums(dt, row, n_cols, threads, &s, &ss);
+    const float scale = 1.0f / sqrtf(ss / (float)n_cols + eps);
+    for (size_t c = 0; c < n_cols; c++) {
+        float v = scale * elem(dt, row, c);
+        if (alpha) v *= elem(dt, alpha, c);
+        refi_store_float(dt, (double)v, (unsigned char *)out + c * ref_dtype_size(dt));
+    }
+}
+
+void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void *beta, size_t n_cols,
+                   unsigned threads, float eps, void *out) {
+    float s, ss;
+    row_sums(dt, row, n_cols, threads, &s, &ss);
+    const float mean = s / (float)n_cols, var = ss / (float)n_cols - mean * mean;
+    const float inv_std = 1.0f / sqrtf(var + eps);
+    for (size_t c = 0; c < n_cols; c++) {
+        float v = (elem(dt, row, c) - mean) * inv_std;
+        if (alpha) v *= elem(dt, alpha, c);
+        if (beta) v += elem(dt, beta, c);
+        refi_store_float(dt, (double)v, (unsigned char *)out + c * ref_dtype_size(dt));
+    }
+}
+
+/* ---------------------------------------------------------------- rope */
+
+/* One pair: d0 = x0·c − x1·s, d1 = x0·s + x1·c in T (16-bit: every
+ * operation rounds; f32/f64: the second fused into one fma). */
+void ref_rope_pair(crk_dtype dt, const void *x0, const void *x1, const void *c, const void *s, void *d0, void *d1) {
+    if (dt == CRK_F32 || dt == CRK_F64) {
+        const double a = ref_value_f64(dt, x0), b = ref_value_f64(dt, x1), cc = ref_value_f64(dt, c),
+                     ss = ref_value_f64(dt, s);
+        if (dt == CRK_F32) {
+            const float r0 = (float)a * (float)cc - (float)b * (float)ss;
+            const float r1 = fmaf((float)a, (float)ss, (float)b * (float)cc);
+            memcpy(d0, &r0, 4), memcpy(d1, &r1, 4);
+        } else {
+            const double r0 = a * cc - b * ss, r1 = fma(a, ss, b * cc);
+            memcpy(d0, &r0, 8), memcpy(d1, &r1, 8);
+        }
+        return;
+    }
+    unsigned char p[8], q[8];
+    ref_binary("mul", dt, x0, c, p), ref_binary("mul", dt, x1, s, q), ref_binary("sub", dt, p, q, d0);
+    ref_binary("mul", dt, x0, s, p), ref_binary("mul", dt, x1, c, q), ref_binary("add", dt, p, q, d1);
+}
