@@ -75,6 +75,11 @@ TOOL_33 := nproc       # pkg: coreutils bookworm
 TOOL_34 := cksum       # pkg: coreutils bookworm
 TOOL_35 := true        # pkg: coreutils bookworm
 TOOL_36 := rmdir       # pkg: coreutils bookworm
+TOOL_37 := mkfifo      # pkg: coreutils bookworm
+TOOL_38 := timeout     # pkg: coreutils bookworm
+TOOL_39 := seq         # pkg: coreutils bookworm
+TOOL_40 := chmod       # pkg: coreutils bookworm
+TOOL_41 := xargs       # pkg: findutils bookworm
 
 # make keeps the spaces before a trailing comment in a value: drop them.
 $(foreach v,CLANG BUNDLER CC AR PKG_CONFIG,$(eval $(v) := $(strip $($(v)))))
