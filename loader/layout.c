@@ -22,8 +22,10 @@ crk_status crk_layout_contiguous(crk_layout *l, size_t rank, const size_t *dims)
     }
     memset(l, 0, sizeof *l);
     l->rank = rank;
-    memcpy(l->dims, dims, rank * sizeof *dims);
-    memcpy(l->strides, strides, rank * sizeof *strides);
+    if (rank) { /* rank 0 may pass dims = NULL (memcpy's pointers must not be NULL) */
+        memcpy(l->dims, dims, rank * sizeof *dims);
+        memcpy(l->strides, strides, rank * sizeof *strides);
+    }
     return CRK_OK;
 }
 
