@@ -89,6 +89,10 @@ crk_status crk_pack_args(const crk_kernel_info *ki, arg_pack *a, const double *s
     return CRK_OK;
 }
 
+crk_status crk_need_ptr(const char *name, const char *what, const void *p) {
+    return p ? CRK_OK : crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, what);
+}
+
 /* crk_layout_check, with the kernel and the operand named in the error. */
 crk_status crk_check_layout(const char *name, const char *what, const crk_layout *l, size_t *numel) {
     crk_status st = crk_layout_check(l, numel);
@@ -213,8 +217,8 @@ static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family 
     for (size_t i = 0; i < in.n; i++)
         if ((st = crk_check_layout(name, in.what[i], in.ls[i], i ? NULL : &a.numel)) != CRK_OK) return st;
     for (size_t i = 0; i < in.n; i++)
-        if (!in.ptrs[i]) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, in.what[i]);
-    if (!out) return crk_fail(CRK_E_INVALID, "%s: out pointer is NULL", name);
+        if ((st = crk_need_ptr(name, in.what[i], in.ptrs[i])) != CRK_OK) return st;
+    if ((st = crk_need_ptr(name, "out", out)) != CRK_OK) return st;
     const crk_layout *l0 = in.ls[0];
     for (size_t i = 1; i < in.n; i++)
         if (in.ls[i]->rank != l0->rank || memcmp(in.ls[i]->dims, l0->dims, l0->rank * sizeof(size_t)))

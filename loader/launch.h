@@ -23,6 +23,8 @@ const crk_kernel_info *crk_helper_kernel(const crk_ctx *ctx, const char *name, c
  * as raw bytes of its dtype). */
 crk_status crk_pack_args(const crk_kernel_info *ki, arg_pack *a, const double *scalars, unsigned nscalars,
                          const void *raw);
+/* CRK_E_INVALID naming the kernel and the operand when p is NULL. */
+crk_status crk_need_ptr(const char *name, const char *what, const void *p);
 /* crk_layout_check, with the kernel and the operand named in the error. */
 crk_status crk_check_layout(const char *name, const char *what, const crk_layout *l, size_t *numel);
 /* p + elements of dtype dt, refused when the byte offset overflows. */

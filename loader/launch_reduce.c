@@ -10,10 +10,6 @@
 
 #define MAX_GRID 0x7FFFFFFFu
 
-static crk_status need(const char *name, const char *what, const void *p) {
-    return p ? CRK_OK : crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, what);
-}
-
 /* Threads of Candle's reduction block: the power of two >= min(1024, e). */
 static unsigned reduce_block(size_t e) {
     unsigned b = 1;
@@ -28,7 +24,7 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     if (!ki) return st;
     arg_pack a = {.out = dst};
     if ((st = crk_check_layout(name, "src", src_l, &a.numel)) != CRK_OK) return st;
-    if ((st = need(name, "src", src)) != CRK_OK || (st = need(name, "dst", dst)) != CRK_OK) return st;
+    if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK) return st;
     if (n_sum_dims && !sum_dims) return crk_fail(CRK_E_INVALID, "%s: sum_dims is NULL", name);
     /* Candle's FastReduce layout: kept dims in order, then the reduced ones */
     size_t info[2 * CRK_MAX_DIMS], k = 0, dst_el = 1;
@@ -42,7 +38,8 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
         summed |= 1u << sum_dims[j];
     }
     for (size_t d = 0; d < rank; d++)
-        if (!(summed >> d & 1u)) info[k] = src_l->dims[d], info[rank + k] = src_l->strides[d], dst_el *= src_l->dims[d], k++;
+        if (!(summed >> d & 1u))
+            info[k] = src_l->dims[d], info[rank + k] = src_l->strides[d], dst_el *= src_l->dims[d], k++;
     for (size_t j = 0; j < n_sum_dims; j++)
         info[k] = src_l->dims[sum_dims[j]], info[rank + k] = src_l->strides[sum_dims[j]], k++;
     if (a.numel == 0 && strcmp(ki->op, "sum"))
@@ -67,7 +64,8 @@ static const crk_kernel_info *rows_kernel(crk_ctx *ctx, const char *name, crk_fa
                                           const void *dst, size_t n_rows, size_t n_cols, crk_status *st) {
     const crk_kernel_info *ki = crk_helper_kernel(ctx, name, fam, st);
     if (!ki) return NULL;
-    if ((*st = need(name, "src", src)) != CRK_OK || (*st = need(name, "dst", dst)) != CRK_OK) return NULL;
+    if ((*st = crk_need_ptr(name, "src", src)) != CRK_OK || (*st = crk_need_ptr(name, "dst", dst)) != CRK_OK)
+        return NULL;
     if (n_cols > INT_MAX)
         return *st = crk_fail(CRK_E_INVALID, "%s: n_cols %zu exceeds the kernel's int", name, n_cols), NULL;
     if (n_rows > MAX_GRID)
@@ -124,8 +122,8 @@ crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *sr
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_ROPE, &st);
     if (!ki) return st;
-    if ((st = need(name, "src", src)) != CRK_OK || (st = need(name, "cos", cos)) != CRK_OK ||
-        (st = need(name, "sin", sin)) != CRK_OK || (st = need(name, "dst", dst)) != CRK_OK)
+    if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "cos", cos)) != CRK_OK ||
+        (st = crk_need_ptr(name, "sin", sin)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK)
         return st;
     if (d % 2) return crk_fail(CRK_E_INVALID, "%s: d = %zu must be even (pairs)", name, d);
     size_t bh, td, htd, n;
