@@ -70,6 +70,18 @@ static const gen_param SIG_ROPE[] = {ROPE_HEAD, P_CU32("bh"), P_CU32("td"), P_CU
 static const gen_param SIG_ROPE_THD[] = {ROPE_HEAD, P_CU32("b"), P_CU32("t"), P_CU32("h"), P_CU32("d"),
                                          P_CU32("stride_b"), {0}};
 
+/* module indexing (§4.9): ids on axis 0, data on axis 1 */
+#define P_IDS P_IN("ids", PT_AXIS0)
+#define IDX_SIZES(dim) P_SIZE("left_size"), P_SIZE("src_dim_size"), P_SIZE(dim), P_SIZE("right_size"), {0}
+static const gen_param SIG_IS[] = {P_NUMEL, P_NDIMS, P_INFO("info"), P_IDS, P_IN("inp", PT_AXIS1),
+                                   P_OUT("out", PT_AXIS1), IDX_SIZES("ids_dim_size")};
+static const gen_param SIG_GATHER[] = {P_NUMEL, P_IDS, P_IN("inp", PT_AXIS1), P_OUT("out", PT_AXIS1),
+                                       IDX_SIZES("ids_dim_size")};
+static const gen_param SIG_IA[] = {P_IDS, P_SIZE("ids_dim_size"), P_IN("inp", PT_AXIS1), P_OUT("out", PT_AXIS1),
+                                   IDX_SIZES("dst_dim_size")};
+static const gen_param SIG_SCATTER[] = {P_IDS, P_IN("inp", PT_AXIS1), P_OUT("out", PT_AXIS1),
+                                        IDX_SIZES("dst_dim_size")};
+
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL}
 #define U1(op, f) {op, "crk::" f, SIG_UNARY1, 1, NULL}
@@ -102,6 +114,11 @@ static const gen_op ROPE_OPS[] = {
     {"rope_i", "crk::rope_i", SIG_ROPE_I, 0, NULL}, {"rope", "crk::rope", SIG_ROPE, 0, NULL},
     {"rope_thd", "crk::rope_thd", SIG_ROPE_THD, 0, NULL},
 };
+static const gen_op INDEXING_OPS[] = {
+    {"is", "crk::index_select", SIG_IS, 0, NULL},  {"gather", "crk::gather", SIG_GATHER, 0, NULL},
+    {"ia", "crk::index_add", SIG_IA, 0, NULL},     {"s", "crk::scatter", SIG_SCATTER, 0, NULL},
+    {"sa", "crk::scatter_add", SIG_SCATTER, 0, NULL},
+};
 static const gen_op SOFTMAX_OPS[] = {{"softmax", "crk::softmax", NULL, 0, NULL}};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL}};
 #define OPS(a) a, sizeof a / sizeof a[0]
@@ -128,11 +145,19 @@ static int up_all(const gen_op *op, const int8_t *dt) { (void)op, (void)dt; retu
 /* binary, cmp, fill, const_set, copy2d: the 8 dtypes without i16/i32. */
 static int up_no_i16_i32(const gen_op *op, const int8_t *dt) { (void)op; return not_i16_i32(dt[0]); }
 
+/* Indexing: ids u8/u32/i64 for the 7 dtypes, every ids dtype for fp8 but
+ * no s_*_f8_e4m3 (sm >= 89). Ours: every ids dtype x every dtype. */
+static int up_indexing(const gen_op *op, const int8_t *dt) {
+    if (dt[1] == CRK_F8E4M3) return strcmp(op->op, "s") != 0;
+    return not_i16_i32(dt[0]) && not_i16_i32(dt[1]);
+}
+
 /* Reductions: every dtype but fp8 (upstream has none; Candle requests none
  * that could reach one). Softmax, norms, rope: the float dtypes. */
 static const uint16_t DT_REDUCE = DT_ALL & ~DT_BIT(CRK_F8E4M3);
 static const uint16_t DT_FLOATS = DT_BIT(CRK_BF16) | DT_BIT(CRK_F16) | DT_BIT(CRK_F32) | DT_BIT(CRK_F64);
-static const uint16_t CONDS = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I16) | DT_BIT(CRK_I32) | DT_BIT(CRK_I64);
+/* integer dtypes of where's conditions and of ids */
+static const uint16_t ID_TYPES = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I16) | DT_BIT(CRK_I32) | DT_BIT(CRK_I64);
 
 /* ------------------------------------------------------------ families */
 /* Element-wise: grid-stride, 256-thread blocks (libcrk sizes the grid to
@@ -148,7 +173,7 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_CAST] = {"cast", MOD_CAST, "cast.h", "crk::cast", "cast", 2, 2, {DT_ALL, DT_ALL}, SIG_CAST,
                          OPS(NO_OP), "f8_e4m3", up_cast, EW},
     [CRK_FAMILY_TERNARY] = {"ternary", MOD_TERNARY, "ternary.h", "crk::where_select", "where", 4, 2,
-                            {CONDS, DT_ALL}, SIG_WHERE, OPS(NO_OP), "fp8_e4m3", up_where, EW},
+                            {ID_TYPES, DT_ALL}, SIG_WHERE, OPS(NO_OP), "fp8_e4m3", up_where, EW},
     [CRK_FAMILY_AFFINE] = {"affine", MOD_AFFINE, "affine.h", "crk::affine", "affine", 2, 1, {DT_ALL}, SIG_AFFINE,
                            OPS(NO_OP), "f8_e4m3", up_all, EW},
     [CRK_FAMILY_BINARY] = {"binary", MOD_BINARY, "binary.h", "crk::binary", "b", 3, 1, {DT_ALL}, SIG_BINARY,
@@ -169,6 +194,8 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                          "f8_e4m3", up_all, ROWS},
     [CRK_FAMILY_ROPE] = {"rope", MOD_REDUCE, "rope.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_ROPE, OPS(ROPE_OPS),
                          "f8_e4m3", up_all, EW},
+    [CRK_FAMILY_INDEXING] = {"indexing", MOD_INDEXING, "indexing.h", NULL, "", 2, 2, {ID_TYPES, DT_ALL}, SIG_IS,
+                             OPS(INDEXING_OPS), "f8_e4m3", up_indexing, EW},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define CRK_VERSION_MAJOR 0
-#define CRK_VERSION_MINOR 3
+#define CRK_VERSION_MINOR 4
 
 /* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
 #define CRK_MAX_DIMS 16
@@ -87,6 +87,7 @@ typedef enum {
     CRK_FAMILY_SOFTMAX,   /* softmax_*: module "reduce"                   */
     CRK_FAMILY_NORM,      /* rmsnorm_*, layernorm_*: module "reduce"      */
     CRK_FAMILY_ROPE,      /* rope_i_*, rope_*, rope_thd_*: module "reduce" */
+    CRK_FAMILY_INDEXING,  /* is/gather/ia/s/sa_<ids>_<T>: module "indexing" */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -292,6 +293,35 @@ crk_status crk_layernorm(crk_ctx *ctx, crk_stream s, const char *name, const voi
  * not read) or, when batched, b x t rows. d must be even. */
 crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *src, const void *cos,
                     const void *sin, void *dst, size_t b, size_t h, size_t t, size_t d, int batched);
+
+/* ----------------------------------------------- module indexing (0.4) */
+/* Candle's index_select, gather, index_add, scatter and scatter_add, with the
+ * kernel named as Candle names it (is_<ids>_<T>, ...). An id selects a row
+ * when it is in [0, dim) and is not its dtype's maximum (Candle's
+ * sentinel): is/gather write 0 for any other id and ia/s/sa skip it; no id
+ * ever makes a kernel touch memory outside the operands (upstream: a device
+ * assert, and negative i64 ids read out of bounds). src, dst and (except
+ * for index_select) ids must be contiguous; start offsets are applied.
+ * out = src.index_select(ids, dim): ids of any layout (strided ids are read
+ * through their strides; upstream misreads them), out contiguous with src's
+ * shape but ids' element count at dim. */
+crk_status crk_index_select(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                            const crk_layout *ids_l, const void *ids, size_t dim, void *out);
+/* out = src.gather(ids, dim): ids has src's rank and dims but at dim; out
+ * (contiguous) has ids' shape. */
+crk_status crk_gather(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                      const crk_layout *ids_l, const void *ids, size_t dim, void *out);
+/* In place: dst.index_add(ids, src, dim) with 1-D ids of src.dims[dim]
+ * elements; src has dst's dims but at dim. Duplicates add in ids order. */
+crk_status crk_index_add(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *dst_l, void *dst,
+                         const crk_layout *ids_l, const void *ids, const crk_layout *src_l, const void *src,
+                         size_t dim);
+/* In place: scatter (s_*: the last of duplicate ids wins) or scatter_add
+ * (sa_*: they add, in order) of src into dst along dim; ids has src's
+ * shape, src dst's dims but at dim. Deterministic: no atomics. */
+crk_status crk_scatter(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *dst_l, void *dst,
+                       const crk_layout *ids_l, const void *ids, const crk_layout *src_l, const void *src,
+                       size_t dim);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
  * parameter i, sizes[i] must equal its size (checked against the registry);

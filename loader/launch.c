@@ -24,6 +24,7 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_SOFTMAX: return "crk_softmax";
     case CRK_FAMILY_NORM: return "crk_rmsnorm or crk_layernorm";
     case CRK_FAMILY_ROPE: return "crk_rope";
+    case CRK_FAMILY_INDEXING: return "crk_index_select, crk_gather, crk_index_add or crk_scatter";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";

@@ -65,4 +65,10 @@ spawn width 'rmsnorm_*' reduce crk_port.h 's/return shfl_xor_w<32>(v, mask);/ret
 spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > 0; s >>= 1) {/{n;s/block_barrier();//}'
 # reduce: argmin takes a later equal value (ties must keep the first)
 spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
+# indexing: index_select reads strided ids linearly (upstream's reading, §6 item 9)
+spawn idsbug 'is_*' indexing indexing.h 's/ids\[strided_ids ? strided_offsets<1, Idx>(k, nd, info, info + nd).o\[0\] : (size_t)k\]/ids[(size_t)k]/'
+# indexing: the range test is off by one (id == dim selects a row past the end)
+spawn offbyone 'ia_*' indexing indexing.h 's/(uint64_t)id < dim;/(uint64_t)id <= dim;/'
+# indexing: index_add with a wrong right_size (one less) in the destination
+spawn rightsize 'ia_*' indexing indexing.h 's/T \&d = out\[(pre \* dst_dim_size + (size_t)id) \* right_size + post\];/T \&d = out[(pre * dst_dim_size + (size_t)id) * (right_size > 1 ? right_size - 1 : 1) + post];/'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

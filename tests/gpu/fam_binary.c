@@ -42,7 +42,7 @@ int run_binary(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     if (S->shape == SHAPE_CANDLE) {
         const crk_layout *ls[2] = {&ll, &lr};
         const void *in[2] = {l0, r0};
-        const raw_launch r = {ls, 2, 0, 0, in, S->dev[1], NULL, NULL, 0, {0, 0, 0}};
+        const raw_launch r = {ls, 2, 0, 0, in, S->dev[1], NULL, NULL, 0, {0, 0, 0}, 0};
         st = launch_raw(S, ki, &r, 1024);
     } else {
         st = (cmp ? crk_cmp : crk_binary)(S->ctx, NULL, ki->name, &ll, S->dev[0], &lr, S->dev[2], S->dev[1]);

@@ -31,7 +31,7 @@ int run_copy2d(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     if (S->shape == SHAPE_CANDLE) { /* pointers pre-offset, for_num_elems(d1*d2) */
         const void *in[1] = {(const char *)S->dev[0] + src_o * sz};
         const double sc[4] = {(double)d1, (double)d2, (double)src_s, (double)dst_s};
-        const raw_launch r = {NULL, 0, 0, d1 * d2, in, (char *)S->dev[1] + dst_o * sz, sc, NULL, 0, {0, 0, 0}};
+        const raw_launch r = {NULL, 0, 0, d1 * d2, in, (char *)S->dev[1] + dst_o * sz, sc, NULL, 0, {0, 0, 0}, 0};
         st = launch_raw(S, ki, &r, 1024);
     } else {
         st = crk_copy2d(S->ctx, NULL, ki->name, S->dev[0], S->dev[1], d1, d2, src_s, dst_s, src_o, dst_o);

@@ -37,7 +37,7 @@ int run_const_set(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) 
     crk_status st;
     if (S->shape == SHAPE_CANDLE) { /* out = slice_ptr(self, start_offset) */
         const crk_layout *ls[1] = {&l};
-        const raw_launch r = {ls, 1, 0, 0, NULL, (char *)S->dev[1] + l.start_offset * sz, NULL, value, 0, {0, 0, 0}};
+        const raw_launch r = {ls, 1, 0, 0, NULL, (char *)S->dev[1] + l.start_offset * sz, NULL, value, 0, {0, 0, 0}, 0};
         st = launch_raw(S, ki, &r, 1024);
     } else {
         st = crk_const_set(S->ctx, NULL, ki->name, &l, S->dev[1], value);
@@ -69,7 +69,7 @@ int run_fill(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     crk_status st;
     if (S->shape == SHAPE_CANDLE) {
         const double sc[1] = {0};
-        const raw_launch r = {NULL, 0, 0, numel, NULL, buf, sc, value, 0, {0, 0, 0}};
+        const raw_launch r = {NULL, 0, 0, numel, NULL, buf, sc, value, 0, {0, 0, 0}, 0};
         st = launch_raw(S, ki, &r, 1024);
     } else {
         st = crk_fill(S->ctx, NULL, ki->name, buf, numel, value);

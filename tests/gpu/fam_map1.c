@@ -36,7 +36,7 @@ int run_map1(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         const double sc[2] = {p0, p1};
         const crk_layout *ls[1] = {&l};
         const void *in0 = lc->inplace == 2 ? NULL : (const char *)src + l.start_offset * isz;
-        const raw_launch r = {ls, 1, 0, 0, &in0, S->dev[1], sc, NULL, 0, {0, 0, 0}};
+        const raw_launch r = {ls, 1, 0, 0, &in0, S->dev[1], sc, NULL, 0, {0, 0, 0}, 0};
         st = launch_raw(S, ki, &r, S->shape == SHAPE_CANDLE ? 1024 : 256);
     } else if (ki->family_id == CRK_FAMILY_UNARY) {
         st = crk_unary(S->ctx, NULL, ki->name, &l, src, S->dev[1], p0);

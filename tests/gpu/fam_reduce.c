@@ -85,7 +85,7 @@ static int reduce_case(suite_t *S, const crk_kernel_info *ki, const char *cname,
         const crk_layout *ls[1] = {&r};
         const void *in[1] = {(const char *)S->dev[0] + l->start_offset * sz};
         const double sc[1] = {(double)e};
-        const raw_launch rl = {ls, 1, 1, 0, in, S->dev[1], sc, NULL, (unsigned)dst_el, {threads, 1, 1}};
+        const raw_launch rl = {ls, 1, 1, 0, in, S->dev[1], sc, NULL, (unsigned)dst_el, {threads, 1, 1}, 0};
         st = launch_raw(S, ki, &rl, threads);
     } else {
         st = crk_reduce(S->ctx, NULL, ki->name, l, S->dev[0], sum_dims, nsum, S->dev[1]);

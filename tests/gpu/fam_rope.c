@@ -71,7 +71,7 @@ int run_rope(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         const double sc_t[5] = {(double)rc->b, (double)rc->t, (double)rc->h, (double)rc->d, stride_b};
         const void *in[3] = {dsrc, dcos, dsin};
         const raw_launch rl = {NULL, 0, 0, n / 2, in, S->dev[1], variant == 0 ? sc_i : variant == 1 ? sc_r : sc_t,
-                               NULL, 0, {0, 0, 0}};
+                               NULL, 0, {0, 0, 0}, 0};
         st = launch_raw(S, ki, &rl, 1024);
     } else {
         st = crk_rope(S->ctx, NULL, ki->name, dsrc, dcos, dsin, S->dev[1], rc->b, rc->h, rc->t, rc->d, rc->batched);

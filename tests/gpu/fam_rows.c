@@ -83,7 +83,7 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         if (rc->rows) { /* Candle launches nothing for no rows */
             const void *in[3] = {dsrc, da, db};
             const double sc[3] = {(double)rc->cols, (double)threads, (double)eps};
-            raw_launch rl = {NULL, 0, 0, 1, in, S->dev[1], sc, NULL, (unsigned)rc->rows, {threads, 1, 1}};
+            raw_launch rl = {NULL, 0, 0, 1, in, S->dev[1], sc, NULL, (unsigned)rc->rows, {threads, 1, 1}, 0};
             if (softmax) rl.block3[0] = 1, rl.block3[1] = 32;
             st = launch_raw(S, ki, &rl, threads);
         }

@@ -27,7 +27,7 @@ int run_where(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         const crk_layout *ls[3] = {&lcnd, &lt, &lf};
         const void *in[3] = {(const char *)S->dev[0] + lcnd.start_offset * csz,
                              (const char *)S->dev[2] + lt.start_offset * sz, (const char *)S->dev[3] + lf.start_offset * sz};
-        const raw_launch r = {ls, 3, 1, 0, in, S->dev[1], NULL, NULL, 0, {0, 0, 0}};
+        const raw_launch r = {ls, 3, 1, 0, in, S->dev[1], NULL, NULL, 0, {0, 0, 0}, 0};
         st = launch_raw(S, ki, &r, 1024);
     } else {
         st = crk_where(S->ctx, NULL, ki->name, &lcnd, S->dev[0], &lt, S->dev[2], &lf, S->dev[3], S->dev[1]);

@@ -70,7 +70,7 @@ crk_dtype output_dtype(const crk_kernel_info *ki) {
 }
 
 crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block) {
-    size_t numel = r->nls ? crk_layout_numel(r->ls[0]) : r->work, nd = r->nls ? r->ls[0]->rank : 0;
+    size_t numel = r->numel ? r->numel : r->nls ? crk_layout_numel(r->ls[0]) : r->work, nd = r->nls ? r->ls[0]->rank : 0;
     size_t info[4 * CRK_MAX_DIMS];
     const size_t work = r->work ? r->work : numel;
     if (work == 0 && !r->grid_x) return CRK_OK; /* for_num_elems(0) is no launch */

@@ -66,6 +66,7 @@ typedef struct {
     const void *raw0;
     unsigned grid_x;             /* != 0: this grid (even for no work) ... */
     unsigned block3[3];          /* ... and this block, instead of for_num_elems */
+    size_t numel;                /* != 0: the numel argument (index_select: the output's) */
 } raw_launch;
 crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block);
 

@@ -115,6 +115,25 @@ void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void 
 /* One rotated pair: d0 = x0·c − x1·s, d1 = x0·s + x1·c in T. */
 void ref_rope_pair(crk_dtype dt, const void *x0, const void *x1, const void *c, const void *s, void *d0, void *d1);
 
+/* ------------------------------------------------------- module indexing */
+/* 1 and *row = the id if id (of ids dtype it) selects a row of a dim of
+ * `dim` rows: in [0, dim) and not the sentinel max_value<it>. */
+int ref_index_row(crk_dtype it, const void *id, size_t dim, size_t *row);
+/* Contiguous operands; src (left, src_dim, right), ids n_ids in logical
+ * order, out (left, n_ids, right); 0 where an id selects nothing. */
+void ref_index_select(crk_dtype it, crk_dtype dt, const void *ids, const void *src, void *out, size_t left,
+                      size_t src_dim, size_t n_ids, size_t right);
+/* ids and out (left, n_ids, right), src (left, src_dim, right). */
+void ref_gather(crk_dtype it, crk_dtype dt, const void *ids, const void *src, void *out, size_t left, size_t src_dim,
+                size_t n_ids, size_t right);
+/* In place on dst (left, dst_dim, right); src (left, n_ids, right). */
+void ref_index_add(crk_dtype it, crk_dtype dt, const void *ids, size_t n_ids, const void *src, void *dst,
+                   size_t left, size_t dst_dim, size_t right);
+/* In place on dst (left, dst_dim, right); ids and src (left, src_dim, right);
+ * add: scatter_add, else scatter. */
+void ref_scatter(int add, crk_dtype it, crk_dtype dt, const void *ids, const void *src, void *dst, size_t left,
+                 size_t src_dim, size_t dst_dim, size_t right);
+
 /* ------------------------------------------------------------------ ULPs */
 /* Float dtypes: distance in representable values (+0 and -0 equal; ±inf
  * count as the value after the largest finite); INT64_MAX if exactly one is

@@ -940,6 +940,62 @@ static void test_binary(void)
     CHECK(r == 1, "f16 +0 == -0");
 }
 
+/* Indexing (§4.9): the sentinel and range rule, zeros, sums in order. */
+static void test_indexing(void)
+{
+    size_t row = 0;
+    const uint8_t u255 = 255, u254 = 254;
+    CHECK(!ref_index_row(CRK_U8, &u255, 300, &row), "u8 255 is the sentinel even with 300 rows");
+    CHECK(ref_index_row(CRK_U8, &u254, 300, &row) && row == 254, "u8 254 selects row 254");
+    const int64_t neg = -1, imax = INT64_MAX, last = 9, past = 10;
+    CHECK(!ref_index_row(CRK_I64, &neg, 10, &row), "i64 -1 selects nothing (upstream: out of bounds)");
+    CHECK(!ref_index_row(CRK_I64, &imax, 10, &row), "i64 sentinel");
+    CHECK(ref_index_row(CRK_I64, &last, 10, &row) && row == 9, "i64 9 < 10");
+    CHECK(!ref_index_row(CRK_I64, &past, 10, &row), "i64 10 of 10 rows is out of range");
+    const int16_t s16 = 0x7FFF, n16 = -3;
+    CHECK(!ref_index_row(CRK_I16, &s16, 1u << 20, &row), "i16 sentinel 32767");
+    CHECK(!ref_index_row(CRK_I16, &n16, 10, &row), "i16 -3");
+    const uint32_t u32max = 0xFFFFFFFFu;
+    CHECK(!ref_index_row(CRK_U32, &u32max, (size_t)1 << 40, &row), "u32 sentinel");
+    /* index_select: src 2 rows x 3, ids {1, 0, 255} -> row 1, row 0, zeros */
+    const float src[6] = {1, 2, 3, 4, 5, 6};
+    const uint8_t ids[3] = {1, 0, 255};
+    float out[9];
+    ref_index_select(CRK_U8, CRK_F32, ids, src, out, 1, 2, 3, 3);
+    const float want[9] = {4, 5, 6, 1, 2, 3, 0, 0, 0};
+    CHECK(!memcmp(out, want, sizeof want), "index_select rows and the sentinel's zeros");
+    /* gather: out[i] = src[ids[i]] along dim 0 of a (2, 1) tensor */
+    const uint32_t gids[2] = {1, 7};
+    float g[2];
+    ref_gather(CRK_U32, CRK_F32, gids, src, g, 1, 2, 2, 1);
+    CHECK(g[0] == 2 && g[1] == 0, "gather src[1] and 0 for an out-of-range id, got %g %g", g[0], g[1]);
+    /* index_add: duplicates accumulate, in order */
+    float dst[2] = {0, 0};
+    const uint32_t aids[3] = {1, 1, 0};
+    const float add[3] = {1, 2, 3};
+    ref_index_add(CRK_U32, CRK_F32, aids, 3, add, dst, 1, 2, 1);
+    CHECK(dst[0] == 3 && dst[1] == 3, "index_add duplicates: %g %g", dst[0], dst[1]);
+    /* bf16 rounds each addition: 256 + 1 + 1 stays 256 (f32 would give 258) */
+    uint16_t b[1] = {0x4380}, ones[2] = {0x3F80, 0x3F80};
+    const int64_t zz[2] = {0, 0};
+    ref_index_add(CRK_I64, CRK_BF16, zz, 2, ones, b, 1, 1, 1);
+    CHECK(b[0] == 0x4380, "bf16 256+1+1 = 256 added one at a time, got 0x%04X", b[0]);
+    /* fp8 scatter_add saturates: 448 + 448 = 448 (0x7E) */
+    uint8_t f8[1] = {0x7E}, f8src[1] = {0x7E};
+    const uint8_t z8[1] = {0};
+    ref_scatter(1, CRK_U8, CRK_F8E4M3, z8, f8src, f8, 1, 1, 1, 1);
+    CHECK(f8[0] == 0x7E, "fp8 448+448 saturates to 448, got 0x%02X", f8[0]);
+    /* scatter: the last j wins; u8 sums wrap */
+    float sd[1] = {0};
+    const float ssrc[2] = {5, 7};
+    const uint8_t sz[2] = {0, 0};
+    ref_scatter(0, CRK_U8, CRK_F32, sz, ssrc, sd, 1, 2, 1, 1);
+    CHECK(sd[0] == 7, "scatter: last j wins, got %g", sd[0]);
+    uint8_t w[1] = {200}, wsrc[2] = {100, 1};
+    ref_scatter(1, CRK_U8, CRK_U8, sz, wsrc, w, 1, 2, 1, 1);
+    CHECK(w[0] == 45, "u8 200+100+1 wraps to 45, got %u", w[0]);
+}
+
 int main(void)
 {
     static const struct { const char *name; void (*fn)(void); } tests[] = {
@@ -948,7 +1004,7 @@ int main(void)
         {"all_pairs", test_all_pairs},     {"exhaustive", test_exhaustive},
         {"bruteforce", test_bruteforce},   {"unary", test_unary},
         {"affine", test_affine},           {"where_ulp", test_where_ulp},
-        {"binary", test_binary},
+        {"binary", test_binary},           {"indexing", test_indexing},
     };
     build_tables();
     int passed = 0, failed = 0;
