@@ -307,6 +307,12 @@ crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *sr
  * shape but ids' element count at dim. */
 crk_status crk_index_select(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                             const crk_layout *ids_l, const void *ids, size_t dim, void *out);
+/* Off by default. On: the helpers above first copy the ids to the host
+ * (after a device synchronisation) and, if an id is out of range (outside
+ * [0, dim) and not the sentinel), return CRK_E_INVALID naming its position
+ * and value, launching nothing. A debugging mode: it costs a sync and a
+ * copy of the ids per call. */
+crk_status crk_set_index_checks(crk_ctx *ctx, int on);
 /* out = src.gather(ids, dim): ids has src's rank and dims but at dim; out
  * (contiguous) has ids' shape. */
 crk_status crk_gather(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,

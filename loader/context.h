@@ -37,6 +37,7 @@ struct crk_ctx {
     crk_slot_state info_state[CRK_INFO_SLOTS];
     pthread_mutex_t info_lock[CRK_INFO_SLOTS];
     atomic_uint info_next;
+    atomic_int index_checks;       /* crk_set_index_checks                 */
 };
 
 /* select.c: picks the shipped target for the device (at open) and returns

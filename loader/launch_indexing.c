@@ -6,6 +6,7 @@
  * memory (kernels/indexing.h). */
 #include "error.h"
 #include "launch.h"
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_GRID 0x7FFFFFFFu
@@ -88,6 +89,44 @@ static crk_status exact(const char *name, size_t v) {
     return v <= (1ull << 53) ? CRK_OK : crk_fail(CRK_E_INVALID, "%s: size %zu exceeds 2^53", name, v);
 }
 
+crk_status crk_set_index_checks(crk_ctx *ctx, int on) {
+    if (!ctx) return crk_fail(CRK_E_INVALID, "crk_set_index_checks: ctx is NULL");
+    atomic_store(&ctx->index_checks, on != 0);
+    return CRK_OK;
+}
+
+/* With checks on: the ids (a view of dtype it on the device, offset
+ * applied) copied to the host and scanned; the first id that is out of
+ * range and not the sentinel is an error. */
+static crk_status scan_ids(crk_ctx *ctx, const crk_kernel_info *ki, const crk_layout *ids_l, const void *ids,
+                           size_t dim) {
+    if (!atomic_load(&ctx->index_checks)) return CRK_OK;
+    const int it = crk_operand_dtype(ki, 0);
+    const size_t sz = crk_dtype_size((crk_dtype)it), n = crk_layout_numel(ids_l);
+    size_t span = n ? 1 : 0; /* elements past the view's start that it reaches */
+    for (size_t d = 0; n && d < ids_l->rank; d++) span += (ids_l->dims[d] - 1) * ids_l->strides[d];
+    unsigned char *h = malloc(span * sz + 1);
+    if (!h) return crk_fail(CRK_E_NOMEM, "%s: no host memory for the ids check (%zu bytes)", ki->name, span * sz);
+    crk_status st = crk_synchronize(ctx);
+    if (st == CRK_OK && span) st = crk_memcpy_dtoh(ctx, h, ids, span * sz);
+    for (size_t i = 0; st == CRK_OK && i < n; i++) {
+        size_t off = 0, q = i;
+        for (size_t d = ids_l->rank; d-- > 0;) off += q % ids_l->dims[d] * ids_l->strides[d], q /= ids_l->dims[d];
+        int64_t v = 0;
+        memcpy(&v, h + off * sz, sz);
+        const int is_signed = it == CRK_I16 || it == CRK_I32 || it == CRK_I64;
+        if (is_signed && sz < 8 && (v >> (8 * sz - 1) & 1)) v -= (int64_t)1 << (8 * sz); /* sign-extend */
+        const int64_t sentinel = is_signed ? (int64_t)((UINT64_MAX >> (65 - 8 * sz))) : (int64_t)((1ull << (8 * sz)) - 1);
+        if (v != sentinel && (v < 0 || (uint64_t)v >= dim))
+            st = crk_fail(CRK_E_INVALID,
+                          "%s: ids[%zu] = %lld is out of range for a dim of %zu (index checks are on: nothing was "
+                          "launched; an id equal to %lld selects nothing)",
+                          ki->name, i, (long long)v, dim, (long long)sentinel);
+    }
+    free(h);
+    return st;
+}
+
 crk_status crk_index_select(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                             const crk_layout *ids_l, const void *ids, size_t dim, void *out) {
     crk_status st = CRK_OK;
@@ -111,6 +150,7 @@ crk_status crk_index_select(crk_ctx *ctx, crk_stream s, const char *name, const 
     const crk_layout *ls[1] = {ids_l};
     size_t len = 0;
     if ((st = crk_info_pack_checked(ls, 1, 1, info, 2 * CRK_MAX_DIMS, &len)) != CRK_OK) return st;
+    if ((st = scan_ids(ctx, ki, ids_l, a.in[0], src_l->dims[dim])) != CRK_OK) return st;
     const double sc[4] = {(double)left, (double)src_l->dims[dim], (double)n, (double)right};
     const size_t v = 16 / crk_dtype_size((crk_dtype)crk_operand_dtype(ki, -1));
     return launch(ctx, s, ki, info, len, &a, sc, a.numel, right % v ? 1 : v);
@@ -132,6 +172,7 @@ crk_status crk_gather(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     if ((st = exact(name, a.numel)) || (st = at_offset(ki, "src", src, src_l, 1, &a.in[1])) ||
         (st = at_offset(ki, "ids", ids, ids_l, 0, &a.in[0])))
         return st;
+    if ((st = scan_ids(ctx, ki, ids_l, a.in[0], src_l->dims[dim])) != CRK_OK) return st;
     const double sc[4] = {(double)left, (double)src_l->dims[dim], (double)ids_l->dims[dim], (double)right};
     return launch(ctx, s, ki, NULL, 0, &a, sc, a.numel, 1);
 }
@@ -161,6 +202,7 @@ static crk_status accumulate(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
         (st = at_offset(ki, "src", src, src_l, 1, &a.in[1])) || (st = at_offset(ki, "ids", ids, ids_l, 0, &a.in[0])))
         return st;
     a.out = (void *)d;
+    if ((st = scan_ids(ctx, ki, ids_l, a.in[0], dst_l->dims[dim])) != CRK_OK) return st;
     const double n = (double)src_l->dims[dim];
     const double ia_sc[5] = {n, (double)left, n, (double)dst_l->dims[dim], (double)right},
                  s_sc[4] = {(double)left, n, (double)dst_l->dims[dim], (double)right};
