@@ -70,6 +70,15 @@ static const gen_param SIG_ROPE[] = {ROPE_HEAD, P_CU32("bh"), P_CU32("td"), P_CU
 static const gen_param SIG_ROPE_THD[] = {ROPE_HEAD, P_CU32("b"), P_CU32("t"), P_CU32("h"), P_CU32("d"),
                                          P_CU32("stride_b"), {0}};
 
+/* module sort (§4.17): Candle's asort_<order>_<dt>, and ours for rows past
+ * shared memory (chunks sorted in a block, then merge passes; size_t sizes) */
+static const gen_param SIG_ASORT[] = {P_IN("x", PT_AXIS0), P_OUT("dst", PT_U32), P_INT("ncols"),
+                                      {"ncols_pad", CRK_ROLE_SCALAR, PT_INT, PM_VALUE}, {0}};
+static const gen_param SIG_ASORT_CHUNK[] = {P_IN("x", PT_AXIS0), P_OUT("dst", PT_U32), P_SIZE("ncols"),
+                                            P_SIZE("nrows"), {0}};
+static const gen_param SIG_ASORT_MERGE[] = {P_IN("x", PT_AXIS0), P_IN("src", PT_U32), P_OUT("dst", PT_U32),
+                                            P_SIZE("ncols"), P_SIZE("nrows"), P_SIZE("width"), {0}};
+
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL}
 #define U1(op, f) {op, "crk::" f, SIG_UNARY1, 1, NULL}
@@ -102,6 +111,13 @@ static const gen_op ROPE_OPS[] = {
     {"rope_i", "crk::rope_i", SIG_ROPE_I, 0, NULL}, {"rope", "crk::rope", SIG_ROPE, 0, NULL},
     {"rope_thd", "crk::rope_thd", SIG_ROPE_THD, 0, NULL},
 };
+static const gen_op SORT_OPS[] = {
+    {"asort_asc", "crk::asort_asc", NULL, 0, NULL}, {"asort_desc", "crk::asort_desc", NULL, 0, NULL},
+    {"crk_asort_chunk_asc", "crk::asort_chunk_asc", SIG_ASORT_CHUNK, 0, NULL},
+    {"crk_asort_chunk_desc", "crk::asort_chunk_desc", SIG_ASORT_CHUNK, 0, NULL},
+    {"crk_asort_merge_asc", "crk::asort_merge_asc", SIG_ASORT_MERGE, 0, NULL},
+    {"crk_asort_merge_desc", "crk::asort_merge_desc", SIG_ASORT_MERGE, 0, NULL},
+};
 static const gen_op SOFTMAX_OPS[] = {{"softmax", "crk::softmax", NULL, 0, NULL}};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL}};
 #define OPS(a) a, sizeof a / sizeof a[0]
@@ -128,6 +144,13 @@ static int up_all(const gen_op *op, const int8_t *dt) { (void)op, (void)dt; retu
 /* binary, cmp, fill, const_set, copy2d: the 8 dtypes without i16/i32. */
 static int up_no_i16_i32(const gen_op *op, const int8_t *dt) { (void)op; return not_i16_i32(dt[0]); }
 
+/* Sort: Candle's ArgSort is Map1Any, so it requests asort_* for every
+ * storage dtype; upstream has 7 (fp8 commented out, spelled fp8_e4m3);
+ * the crk_asort_* kernels are ours. */
+static int up_sort(const gen_op *op, const int8_t *dt) {
+    return strncmp(op->op, "crk_", 4) && not_i16_i32(dt[0]) && dt[0] != CRK_F8E4M3;
+}
+
 /* Reductions: every dtype but fp8 (upstream has none; Candle requests none
  * that could reach one). Softmax, norms, rope: the float dtypes. */
 static const uint16_t DT_REDUCE = DT_ALL & ~DT_BIT(CRK_F8E4M3);
@@ -142,6 +165,8 @@ static const uint16_t CONDS = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I16)
  * a block per row, up to 1024 threads (libcrk picks by row length). */
 #define RED CRK_GEOM_REDUCE, 1024, 0
 #define ROWS CRK_GEOM_ROWS, 1024, 0
+/* Sort: a block per row; shared memory per launch (ncols_pad·4 bytes). */
+#define SORT CRK_GEOM_SORT, 1024, 0
 const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_UNARY] = {"unary", MOD_UNARY, "unary.h", "crk::unary", "u", 2, 1, {DT_ALL}, SIG_UNARY,
                           OPS(UNARY_OPS), "fp8_e4m3", up_unary, EW},
@@ -169,6 +194,8 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                          "f8_e4m3", up_all, ROWS},
     [CRK_FAMILY_ROPE] = {"rope", MOD_REDUCE, "rope.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_ROPE, OPS(ROPE_OPS),
                          "f8_e4m3", up_all, EW},
+    [CRK_FAMILY_SORT] = {"sort", MOD_SORT, "sort.h", NULL, "", 0, 1, {DT_ALL}, SIG_ASORT, OPS(SORT_OPS),
+                         "fp8_e4m3", up_sort, SORT},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

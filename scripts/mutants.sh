@@ -65,4 +65,14 @@ spawn width 'rmsnorm_*' reduce crk_port.h 's/return shfl_xor_w<32>(v, mask);/ret
 spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > 0; s >>= 1) {/{n;s/block_barrier();//}'
 # reduce: argmin takes a later equal value (ties must keep the first)
 spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
+# sort: padding indices are not moved to the end of an up half
+spawn sortpad 'asort_asc_f32' sort sort.h 's/? a >= ncols || (b < ncols/? (b < ncols/'
+# sort: equal keys swap (>= instead of Candle's strict >)
+spawn sortstrict 'asort_asc_u32' sort sort.h 's/return Asc ? a > b : a < b;/return Asc ? !(b > a) : a < b;/'
+# sort: Candle's network without its stage barrier (waves race on dst_row)
+spawn sortbarrier 'asort_desc_f64' sort sort.h 's/^            block_barrier();$//'
+# sort (long rows): ties by descending column (not stable)
+spawn sortstable 'crk_asort_chunk_asc_i32' sort sort.h 's/return ia < ib; \/\* equal/return ia > ib; \/* equal/'
+# sort (long rows): a merge pass places the partner run's first element wrong
+spawn sortmerge 'crk_asort_merge_desc_f16' sort sort.h 's/const size_t at = p < mid ?/const size_t at = p <= mid ?/'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

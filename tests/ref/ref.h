@@ -115,6 +115,15 @@ void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void 
 /* One rotated pair: d0 = x0·c − x1·s, d1 = x0·s + x1·c in T. */
 void ref_rope_pair(crk_dtype dt, const void *x0, const void *x1, const void *c, const void *s, void *d0, void *d1);
 
+/* ----------------------------------------------------------- module sort */
+/* asort_{asc,desc} of one row of ncols (§4.17): Candle's bitonic network
+ * over the index array padded to a power of two, simulated exactly
+ * (strict comparisons, NaN false, padding to the end); out: ncols u32. */
+void ref_asort_candle(crk_dtype dt, int asc, const void *row, size_t ncols, uint32_t *out);
+/* crk_argsort's order for long rows: by value (-0 == +0), ties by column,
+ * NaN after every number in both orders, NaNs by column. */
+void ref_argsort_stable(crk_dtype dt, int asc, const void *row, size_t ncols, uint32_t *out);
+
 /* ------------------------------------------------------------------ ULPs */
 /* Float dtypes: distance in representable values (+0 and -0 equal; ±inf
  * count as the value after the largest finite); INT64_MAX if exactly one is

@@ -62,7 +62,7 @@ static int tsv_family_ours(const char *family, const char *name) {
     /* reduce: the fast_* kernels (upstream's unused atomic sum_* are not here yet) */
     if (!strcmp(family, "reduce")) return !strncmp(name, "fast_", 5);
     static const char *const ours[] = {"unary", "cast",    "ternary", "affine", "copy", "binary",
-                                       "cmp",   "fill",    "softmax", "norm",   "rope"};
+                                       "cmp",   "fill",    "softmax", "norm",   "rope", "sort"};
     for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
         if (!strcmp(family, ours[i])) return 1;
     return 0;
@@ -99,8 +99,8 @@ START_TEST(parity_with_candle_table) {
     }
     fclose(f);
     /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set),
-     * fast_*, softmax, norm, rope */
-    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 4 + 8 + 12);
+     * fast_*, softmax, norm, rope, sort */
+    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 4 + 8 + 12 + 14);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -199,10 +199,12 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_COPY2D] = {"copy2d", 0, 0, 0, 1, 4},
         [CRK_FAMILY_REDUCE] = {"reduce", 1, 1, 1, 1, 1}, [CRK_FAMILY_SOFTMAX] = {"softmax", 0, 0, 0, 1, 1},
         [CRK_FAMILY_NORM] = {"norm", 0, 0, 0, -1, 3},     [CRK_FAMILY_ROPE] = {"rope", 0, 0, 0, 3, -1},
+        [CRK_FAMILY_SORT] = {"sort", 0, 0, 0, -1, -1},
     };
     /* launch policies by family */
     static const uint8_t geometry[CRK_FAMILY_COUNT] = {
-        [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS};
+        [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS,
+        [CRK_FAMILY_SORT] = CRK_GEOM_SORT};
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
         ck_assert_uint_lt(ki->family_id, CRK_FAMILY_COUNT);
@@ -229,10 +231,13 @@ START_TEST(parameters_have_roles) {
          * take 3/4/5 sizes */
         const int unary1 = !strcmp(ki->op, "elu") || !strcmp(ki->op, "powf");
         const int rope = !strcmp(ki->op, "rope_i") ? 3 : !strcmp(ki->op, "rope") ? 4 : 5;
+        /* sort: asort_* and crk_asort_chunk_* take (x, dst, 2 sizes), merge (x, src, dst, 3 sizes) */
+        const int merge = ki->family_id == CRK_FAMILY_SORT && strstr(ki->op, "merge") != NULL;
         const int scalars = fam[ki->family_id].scalars >= 0 ? fam[ki->family_id].scalars
-                            : ki->family_id == CRK_FAMILY_ROPE ? rope : unary1;
+                            : ki->family_id == CRK_FAMILY_ROPE ? rope
+                            : ki->family_id == CRK_FAMILY_SORT ? 2 + merge : unary1;
         const int inputs = fam[ki->family_id].inputs >= 0 ? fam[ki->family_id].inputs
-                                                          : 2 + !strcmp(ki->op, "layernorm");
+                           : ki->family_id == CRK_FAMILY_SORT ? 1 + merge : 2 + !strcmp(ki->op, "layernorm");
         ck_assert_msg(count[CRK_ROLE_NUMEL] == fam[ki->family_id].numel &&
                           count[CRK_ROLE_NUM_DIMS] == fam[ki->family_id].num_dims &&
                           count[CRK_ROLE_INFO] == fam[ki->family_id].info && count[CRK_ROLE_OUTPUT] == 1 &&
@@ -258,6 +263,9 @@ START_TEST(null_arguments_are_clear_errors) {
     ck_assert_int_eq(crk_fill(NULL, NULL, "fill_f32", NULL, 0, NULL), CRK_E_INVALID);
     ck_assert_int_eq(crk_copy2d(NULL, NULL, "copy2d_f32", NULL, NULL, 1, 1, 1, 1, 0, 0), CRK_E_INVALID);
     ck_assert_ptr_nonnull(strstr(crk_last_error(), "copy2d_f32"));
+    ck_assert_int_eq(crk_argsort(NULL, NULL, "asort_asc_f32", NULL, NULL, 1, 1, NULL, 0), CRK_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "asort_asc_f32: ctx is NULL"));
+    ck_assert_uint_eq(crk_argsort_workspace_size(NULL, 1, 1), SIZE_MAX);
 }
 END_TEST
 
