@@ -322,8 +322,11 @@ crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *sr
  * workspace: NULL, or workspace_bytes >= crk_argsort_workspace_size(...)
  * bytes of device memory (not read). With NULL and a long row, libcrk
  * allocates it, and synchronises the device before freeing it (the call
- * then returns with the sort done). No rows or no columns: nothing
- * launched, CRK_OK. */
+ * then returns with the sort done). No rows or no columns (src and dst
+ * still non-NULL): nothing launched, CRK_OK. CRK_E_INVALID, with the fix
+ * in the message: a name other than asort_*, NULL ctx/src/dst, more than
+ * 2^32 - 1 columns, a workspace below the size, more than 2^31 - 1 rows
+ * of Candle's kernel. */
 crk_status crk_argsort(crk_ctx *ctx, crk_stream s, const char *name, const void *src, uint32_t *dst,
                        size_t n_rows, size_t n_cols, void *workspace, size_t workspace_bytes);
 /* Device bytes crk_argsort needs as workspace for these rows on ctx's
