@@ -81,6 +81,14 @@ static const gen_param SIG_IA[] = {P_IDS, P_SIZE("ids_dim_size"), P_IN("inp", PT
                                    IDX_SIZES("dst_dim_size")};
 static const gen_param SIG_SCATTER[] = {P_IDS, P_IN("inp", PT_AXIS1), P_OUT("out", PT_AXIS1),
                                         IDX_SIZES("dst_dim_size")};
+/* module sort (§4.17): Candle's asort_<order>_<dt>, and ours for rows past
+ * shared memory (chunks sorted in a block, then merge passes; size_t sizes) */
+static const gen_param SIG_ASORT[] = {P_IN("x", PT_AXIS0), P_OUT("dst", PT_U32), P_INT("ncols"),
+                                      {"ncols_pad", CRK_ROLE_SCALAR, PT_INT, PM_VALUE}, {0}};
+static const gen_param SIG_ASORT_CHUNK[] = {P_IN("x", PT_AXIS0), P_OUT("dst", PT_U32), P_SIZE("ncols"),
+                                            P_SIZE("nrows"), {0}};
+static const gen_param SIG_ASORT_MERGE[] = {P_IN("x", PT_AXIS0), P_IN("src", PT_U32), P_OUT("dst", PT_U32),
+                                            P_SIZE("ncols"), P_SIZE("nrows"), P_SIZE("width"), {0}};
 
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL}
@@ -119,6 +127,13 @@ static const gen_op INDEXING_OPS[] = {
     {"ia", "crk::index_add", SIG_IA, 0, NULL},     {"s", "crk::scatter", SIG_SCATTER, 0, NULL},
     {"sa", "crk::scatter_add", SIG_SCATTER, 0, NULL},
 };
+static const gen_op SORT_OPS[] = {
+    {"asort_asc", "crk::asort_asc", NULL, 0, NULL}, {"asort_desc", "crk::asort_desc", NULL, 0, NULL},
+    {"crk_asort_chunk_asc", "crk::asort_chunk_asc", SIG_ASORT_CHUNK, 0, NULL},
+    {"crk_asort_chunk_desc", "crk::asort_chunk_desc", SIG_ASORT_CHUNK, 0, NULL},
+    {"crk_asort_merge_asc", "crk::asort_merge_asc", SIG_ASORT_MERGE, 0, NULL},
+    {"crk_asort_merge_desc", "crk::asort_merge_desc", SIG_ASORT_MERGE, 0, NULL},
+};
 static const gen_op SOFTMAX_OPS[] = {{"softmax", "crk::softmax", NULL, 0, NULL}};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL}};
 #define OPS(a) a, sizeof a / sizeof a[0]
@@ -151,6 +166,12 @@ static int up_indexing(const gen_op *op, const int8_t *dt) {
     if (dt[1] == CRK_F8E4M3) return strcmp(op->op, "s") != 0;
     return not_i16_i32(dt[0]) && not_i16_i32(dt[1]);
 }
+/* Sort: Candle's ArgSort is Map1Any, so it requests asort_* for every
+ * storage dtype; upstream has 7 (fp8 commented out, spelled fp8_e4m3);
+ * the crk_asort_* kernels are ours. */
+static int up_sort(const gen_op *op, const int8_t *dt) {
+    return strncmp(op->op, "crk_", 4) && not_i16_i32(dt[0]) && dt[0] != CRK_F8E4M3;
+}
 
 /* Reductions: every dtype but fp8 (upstream has none; Candle requests none
  * that could reach one). Softmax, norms, rope: the float dtypes. */
@@ -167,6 +188,8 @@ static const uint16_t ID_TYPES = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I
  * a block per row, up to 1024 threads (libcrk picks by row length). */
 #define RED CRK_GEOM_REDUCE, 1024, 0
 #define ROWS CRK_GEOM_ROWS, 1024, 0
+/* Sort: a block per row; shared memory per launch (ncols_pad·4 bytes). */
+#define SORT CRK_GEOM_SORT, 1024, 0
 const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_UNARY] = {"unary", MOD_UNARY, "unary.h", "crk::unary", "u", 2, 1, {DT_ALL}, SIG_UNARY,
                           OPS(UNARY_OPS), "fp8_e4m3", up_unary, EW},
@@ -196,6 +219,8 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                          "f8_e4m3", up_all, EW},
     [CRK_FAMILY_INDEXING] = {"indexing", MOD_INDEXING, "indexing.h", NULL, "", 2, 2, {ID_TYPES, DT_ALL}, SIG_IS,
                              OPS(INDEXING_OPS), "f8_e4m3", up_indexing, EW},
+    [CRK_FAMILY_SORT] = {"sort", MOD_SORT, "sort.h", NULL, "", 0, 1, {DT_ALL}, SIG_ASORT, OPS(SORT_OPS),
+                         "fp8_e4m3", up_sort, SORT},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

@@ -88,6 +88,8 @@ typedef enum {
     CRK_FAMILY_NORM,      /* rmsnorm_*, layernorm_*: module "reduce"      */
     CRK_FAMILY_ROPE,      /* rope_i_*, rope_*, rope_thd_*: module "reduce" */
     CRK_FAMILY_INDEXING,  /* is/gather/ia/s/sa_<ids>_<T>: module "indexing" */
+    CRK_FAMILY_SORT,      /* asort_{asc,desc}_*, and our crk_asort_{chunk,merge}_{asc,desc}_*
+                             (long rows): module "sort" */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -100,7 +102,13 @@ typedef enum {
                              power of two >= min(1024, el_to_sum_per_block) */
     CRK_GEOM_ROWS         /* a block per row, grid = rows exactly; blocks of
                              32·k <= 1024 threads (Candle: softmax (1,32,1),
-                             norms 32 or 1024 = block_size)                  */
+                             norms 32 or 1024 = block_size)                  */,
+    CRK_GEOM_SORT         /* asort_*: a block per row, grid = rows exactly,
+                             any block; dynamic shared memory ncols_pad·4
+                             bytes (ncols_pad = the power of two >= ncols),
+                             set per launch (shared_bytes is 0); Candle:
+                             block min(ncols_pad, 1024). Our long-row kernels
+                             are launched by crk_argsort only.            */
 } crk_geometry;
 
 /* What a parameter is for. Launchers assemble arguments from the roles, never
@@ -328,6 +336,39 @@ crk_status crk_index_add(crk_ctx *ctx, crk_stream s, const char *name, const crk
 crk_status crk_scatter(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *dst_l, void *dst,
                        const crk_layout *ids_l, const void *ids, const crk_layout *src_l, const void *src,
                        size_t dim);
+/* --------------------------------------------------- module sort (0.4) */
+/* asort_asc_<dt> / asort_desc_<dt> (name: Candle's, or the fp8 spellings):
+ * dst (u32, n_rows x n_cols, contiguous) gets, for each of n_rows
+ * contiguous rows of src, the column indices that sort the row.
+ *
+ * Rows whose index array fits a block's shared memory without opt-in
+ * (ncols_pad·4 bytes: n_cols <= 16384 on AMD's 64 KiB LDS, <= 8192 on
+ * NVIDIA's 48 KiB) run Candle's kernel under Candle's launch, so the order
+ * is Candle's exactly: its bitonic network with strict comparisons, not
+ * stable (ties in the network's order), a NaN compared false with
+ * everything (it stays where the network leaves it).
+ *
+ * Longer rows (up to 2^32 - 1 columns) are sorted by our kernels: chunks
+ * of 2048 columns sorted in shared memory, then merge passes between dst
+ * and a workspace. Their order is a total one: by value (ascending or
+ * descending; -0 equals +0), ties in column order (stable), and every NaN
+ * after every number in both orders, NaNs in column order.
+ *
+ * workspace: NULL, or workspace_bytes >= crk_argsort_workspace_size(...)
+ * bytes of device memory (not read). With NULL and a long row, libcrk
+ * allocates it, and synchronises the device before freeing it (the call
+ * then returns with the sort done). No rows or no columns (src and dst
+ * still non-NULL): nothing launched, CRK_OK. CRK_E_INVALID, with the fix
+ * in the message: a name other than asort_*, NULL ctx/src/dst, more than
+ * 2^32 - 1 columns, a workspace below the size, more than 2^31 - 1 rows
+ * of Candle's kernel. */
+crk_status crk_argsort(crk_ctx *ctx, crk_stream s, const char *name, const void *src, uint32_t *dst,
+                       size_t n_rows, size_t n_cols, void *workspace, size_t workspace_bytes);
+/* Device bytes crk_argsort needs as workspace for these rows on ctx's
+ * device: 0 for rows Candle's kernel sorts, n_rows·n_cols·4 for longer
+ * ones; SIZE_MAX (crk_last_error says why) for a NULL ctx or a size that
+ * overflows. */
+size_t crk_argsort_workspace_size(const crk_ctx *ctx, size_t n_rows, size_t n_cols);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
  * parameter i, sizes[i] must equal its size (checked against the registry);

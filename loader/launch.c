@@ -25,6 +25,7 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_NORM: return "crk_rmsnorm or crk_layernorm";
     case CRK_FAMILY_ROPE: return "crk_rope";
     case CRK_FAMILY_INDEXING: return "crk_index_select, crk_gather, crk_index_add or crk_scatter";
+    case CRK_FAMILY_SORT: return "crk_argsort";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";
@@ -171,9 +172,10 @@ crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
     void *fn = crk_function(ctx, ki, &st); /* makes the context current */
     if (!fn) return st;
     void **args = a->args;
+    const unsigned shared = a->shared_bytes ? a->shared_bytes : ki->shared_bytes;
     a->info = NULL;
     if (info_len == 0) { /* SlicePtrOrNull::Null */
-        int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, ki->shared_bytes, s, args);
+        int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, shared, s, args);
         return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
     }
     const unsigned slot = atomic_fetch_add(&ctx->info_next, 1) % CRK_INFO_SLOTS;
@@ -182,7 +184,7 @@ crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
     void *dev = (char *)ctx->info_dev + (size_t)slot * CRK_INFO_SLOT_BYTES;
     if (!e) e = ctx->gpu.htod_async(&ctx->gpu, dev, info, info_len * sizeof(size_t), s);
     a->info = dev;
-    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, ki->shared_bytes, s, args), launched = !e;
+    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, shared, s, args), launched = !e;
     if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], s);
     /* A launched kernel may read the slot until it ends: without its event,
      * the next user must wait for the whole device. */

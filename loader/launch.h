@@ -15,6 +15,8 @@ typedef struct {
     const void *in[4];           /* inputs by role index                 */
     void *out;
     unsigned char scalar[8][8];  /* scalars converted to the param dtype */
+    unsigned shared_bytes;       /* dynamic shared memory of this launch
+                                    (sort: ncols_pad·4); 0: the registry's */
 } arg_pack;
 
 /* A helper's first steps: a context, and a kernel of its family. */

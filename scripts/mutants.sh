@@ -71,4 +71,14 @@ spawn idsbug 'is_*' indexing indexing.h 's/ids\[strided_ids ? strided_offsets<1,
 spawn offbyone 'ia_*' indexing indexing.h 's/(uint64_t)id < dim;/(uint64_t)id <= dim;/'
 # indexing: index_add with a wrong right_size (one less) in the destination
 spawn rightsize 'ia_*' indexing indexing.h 's/T \&d = out\[(pre \* dst_dim_size + (size_t)id) \* right_size + post\];/T \&d = out[(pre * dst_dim_size + (size_t)id) * (right_size > 1 ? right_size - 1 : 1) + post];/'
+# sort: padding indices are not moved to the end of an up half
+spawn sortpad 'asort_asc_f32' sort sort.h 's/? a >= ncols || (b < ncols/? (b < ncols/'
+# sort: equal keys swap (>= instead of Candle's strict >)
+spawn sortstrict 'asort_asc_u32' sort sort.h 's/return Asc ? a > b : a < b;/return Asc ? !(b > a) : a < b;/'
+# sort: Candle's network without its stage barrier (waves race on dst_row)
+spawn sortbarrier 'asort_desc_f64' sort sort.h 's/^            block_barrier();$//'
+# sort (long rows): ties by descending column (not stable)
+spawn sortstable 'crk_asort_chunk_asc_i32' sort sort.h 's/return ia < ib; \/\* equal/return ia > ib; \/* equal/'
+# sort (long rows): a merge pass places the partner run's first element wrong
+spawn sortmerge 'crk_asort_merge_desc_f16' sort sort.h 's/const size_t at = p < mid ?/const size_t at = p <= mid ?/'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

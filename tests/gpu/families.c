@@ -21,6 +21,8 @@ int run_rope(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int rope_applies(const layout_case *lc, const crk_kernel_info *ki);
 int run_index(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int index_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_sort(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int sort_applies(const layout_case *lc, const crk_kernel_info *ki);
 
 const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_UNARY] = {run_map1, map1_applies},
@@ -37,4 +39,5 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_NORM] = {run_rows, rows_applies},
     [CRK_FAMILY_ROPE] = {run_rope, rope_applies},
     [CRK_FAMILY_INDEXING] = {run_index, index_applies},
+    [CRK_FAMILY_SORT] = {run_sort, sort_applies},
 };

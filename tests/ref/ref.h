@@ -133,6 +133,14 @@ void ref_index_add(crk_dtype it, crk_dtype dt, const void *ids, size_t n_ids, co
  * add: scatter_add, else scatter. */
 void ref_scatter(int add, crk_dtype it, crk_dtype dt, const void *ids, const void *src, void *dst, size_t left,
                  size_t src_dim, size_t dst_dim, size_t right);
+/* ----------------------------------------------------------- module sort */
+/* asort_{asc,desc} of one row of ncols (§4.17): Candle's bitonic network
+ * over the index array padded to a power of two, simulated exactly
+ * (strict comparisons, NaN false, padding to the end); out: ncols u32. */
+void ref_asort_candle(crk_dtype dt, int asc, const void *row, size_t ncols, uint32_t *out);
+/* crk_argsort's order for long rows: by value (-0 == +0), ties by column,
+ * NaN after every number in both orders, NaNs by column. */
+void ref_argsort_stable(crk_dtype dt, int asc, const void *row, size_t ncols, uint32_t *out);
 
 /* ------------------------------------------------------------------ ULPs */
 /* Float dtypes: distance in representable values (+0 and -0 equal; ±inf

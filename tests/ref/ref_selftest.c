@@ -996,6 +996,43 @@ static void test_indexing(void)
     CHECK(w[0] == 45, "u8 200+100+1 wraps to 45, got %u", w[0]);
 }
 
+/* Module sort (§4.17): Candle's network, hand-traced on short rows, and
+ * crk_argsort's long-row order. */
+static int idx_eq(const uint32_t *got, const uint32_t *want, size_t n) {
+    return memcmp(got, want, n * sizeof *got) == 0;
+}
+static void test_sort(void)
+{
+    uint32_t o[8];
+    const float a[3] = {3, 1, 2}; /* pad 4: [0,1,2,3] -> [1,0,3,2] -> [1,2,3,0] -> [1,2,0,3] */
+    ref_asort_candle(CRK_F32, 1, a, 3, o);
+    CHECK(idx_eq(o, (const uint32_t[]){1, 2, 0}, 3), "asc [3,1,2]");
+    ref_asort_candle(CRK_F32, 0, a, 3, o);
+    CHECK(idx_eq(o, (const uint32_t[]){0, 2, 1}, 3), "desc [3,1,2]");
+    /* NaN compares false: it stays where the network leaves it (first here) */
+    const float n[3] = {NAN, 1, 0};
+    ref_asort_candle(CRK_F32, 1, n, 3, o);
+    CHECK(idx_eq(o, (const uint32_t[]){0, 2, 1}, 3), "asc [NaN,1,0]");
+    const double t[2] = {5, 5}; /* equal: never swapped */
+    ref_asort_candle(CRK_F64, 1, t, 2, o);
+    CHECK(idx_eq(o, (const uint32_t[]){0, 1}, 2), "asc tie");
+    ref_asort_candle(CRK_F64, 0, t, 2, o);
+    CHECK(idx_eq(o, (const uint32_t[]){0, 1}, 2), "desc tie");
+    const uint8_t one = 7; /* one column: pad 1, no stage */
+    ref_asort_candle(CRK_U8, 0, &one, 1, o);
+    CHECK(o[0] == 0, "one column");
+    /* i64 beyond 2^53 compares exactly */
+    const int64_t big[2] = {(int64_t)1 << 60 | 1, (int64_t)1 << 60};
+    ref_asort_candle(CRK_I64, 1, big, 2, o);
+    CHECK(idx_eq(o, (const uint32_t[]){1, 0}, 2), "i64 exact");
+    /* long-row order: stable, NaN last in both orders */
+    const float s[6] = {2, NAN, 1, 2, -0.0f, 0.0f};
+    ref_argsort_stable(CRK_F32, 1, s, 6, o);
+    CHECK(idx_eq(o, (const uint32_t[]){4, 5, 2, 0, 3, 1}, 6), "stable asc");
+    ref_argsort_stable(CRK_F32, 0, s, 6, o);
+    CHECK(idx_eq(o, (const uint32_t[]){0, 3, 2, 4, 5, 1}, 6), "stable desc");
+}
+
 int main(void)
 {
     static const struct { const char *name; void (*fn)(void); } tests[] = {
@@ -1005,6 +1042,7 @@ int main(void)
         {"bruteforce", test_bruteforce},   {"unary", test_unary},
         {"affine", test_affine},           {"where_ulp", test_where_ulp},
         {"binary", test_binary},           {"indexing", test_indexing},
+        {"sort", test_sort},
     };
     build_tables();
     int passed = 0, failed = 0;

@@ -62,7 +62,7 @@ static int tsv_family_ours(const char *family, const char *name) {
     /* reduce: the fast_* kernels (upstream's unused atomic sum_* are not here yet) */
     if (!strcmp(family, "reduce")) return !strncmp(name, "fast_", 5);
     static const char *const ours[] = {"unary", "cast",    "ternary", "affine", "copy", "binary",
-                                       "cmp",   "fill",    "softmax", "norm",   "rope", "indexing"};
+                                       "cmp",   "fill",    "softmax", "norm",   "rope", "indexing", "sort"};
     for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
         if (!strcmp(family, ours[i])) return 1;
     return 0;
@@ -99,8 +99,8 @@ START_TEST(parity_with_candle_table) {
     }
     fclose(f);
     /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set),
-     * fast_*, softmax, norm, rope, indexing */
-    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 4 + 8 + 12 + 125);
+     * fast_*, softmax, norm, rope, indexing, sort */
+    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 4 + 8 + 12 + 125 + 14);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -200,10 +200,12 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_REDUCE] = {"reduce", 1, 1, 1, 1, 1}, [CRK_FAMILY_SOFTMAX] = {"softmax", 0, 0, 0, 1, 1},
         [CRK_FAMILY_NORM] = {"norm", 0, 0, 0, -1, 3},     [CRK_FAMILY_ROPE] = {"rope", 0, 0, 0, 3, -1},
         [CRK_FAMILY_INDEXING] = {"indexing", -1, -1, -1, 2, -1},
+        [CRK_FAMILY_SORT] = {"sort", 0, 0, 0, -1, -1},
     };
     /* launch policies by family */
     static const uint8_t geometry[CRK_FAMILY_COUNT] = {
-        [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS};
+        [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS,
+        [CRK_FAMILY_SORT] = CRK_GEOM_SORT};
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
         ck_assert_uint_lt(ki->family_id, CRK_FAMILY_COUNT);
@@ -230,17 +232,21 @@ START_TEST(parameters_have_roles) {
          * take 3/4/5 sizes */
         const int unary1 = !strcmp(ki->op, "elu") || !strcmp(ki->op, "powf");
         const int rope = !strcmp(ki->op, "rope_i") ? 3 : !strcmp(ki->op, "rope") ? 4 : 5;
+        /* indexing: is takes numel, num_dims, info; gather numel; ia five sizes.
+         * sort: asort_* and crk_asort_chunk_* take (x, dst, 2 sizes), merge (x, src, dst, 3 sizes) */
+        const int is = !strcmp(ki->op, "is"), gather = !strcmp(ki->op, "gather");
+        const int merge = ki->family_id == CRK_FAMILY_SORT && strstr(ki->op, "merge") != NULL;
         const int scalars = fam[ki->family_id].scalars >= 0       ? fam[ki->family_id].scalars
                             : ki->family_id == CRK_FAMILY_ROPE     ? rope
                             : ki->family_id == CRK_FAMILY_INDEXING ? 4 + !strcmp(ki->op, "ia")
+                            : ki->family_id == CRK_FAMILY_SORT     ? 2 + merge
                                                                    : unary1;
-        /* indexing: is takes numel, num_dims, info; gather numel; ia five sizes */
-        const int is = !strcmp(ki->op, "is"), gather = !strcmp(ki->op, "gather");
         const int numel = fam[ki->family_id].numel >= 0 ? fam[ki->family_id].numel : is || gather;
         const int num_dims = fam[ki->family_id].num_dims >= 0 ? fam[ki->family_id].num_dims : is;
         const int info = fam[ki->family_id].info >= 0 ? fam[ki->family_id].info : is;
         const int inputs = fam[ki->family_id].inputs >= 0 ? fam[ki->family_id].inputs
-                                                          : 2 + !strcmp(ki->op, "layernorm");
+                           : ki->family_id == CRK_FAMILY_SORT ? 1 + merge
+                                                              : 2 + !strcmp(ki->op, "layernorm");
         ck_assert_msg(count[CRK_ROLE_NUMEL] == numel && count[CRK_ROLE_NUM_DIMS] == num_dims &&
                           count[CRK_ROLE_INFO] == info && count[CRK_ROLE_OUTPUT] == 1 &&
                           count[CRK_ROLE_INPUT] == inputs && count[CRK_ROLE_SCALAR] == scalars,
@@ -265,6 +271,9 @@ START_TEST(null_arguments_are_clear_errors) {
     ck_assert_int_eq(crk_fill(NULL, NULL, "fill_f32", NULL, 0, NULL), CRK_E_INVALID);
     ck_assert_int_eq(crk_copy2d(NULL, NULL, "copy2d_f32", NULL, NULL, 1, 1, 1, 1, 0, 0), CRK_E_INVALID);
     ck_assert_ptr_nonnull(strstr(crk_last_error(), "copy2d_f32"));
+    ck_assert_int_eq(crk_argsort(NULL, NULL, "asort_asc_f32", NULL, NULL, 1, 1, NULL, 0), CRK_E_INVALID);
+    ck_assert_ptr_nonnull(strstr(crk_last_error(), "asort_asc_f32: ctx is NULL"));
+    ck_assert_uint_eq(crk_argsort_workspace_size(NULL, 1, 1), SIZE_MAX);
 }
 END_TEST
 
