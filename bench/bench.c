@@ -1,4 +1,4 @@
-/* bench.c — bandwidth of crk's element-wise kernels on the GPU present, under
+/* bench.c — bandwidth of crk's element-wise and indexing kernels on the GPU present, under
  * libcrk's launch and Candle's, next to Candle's own kernels and PyTorch on
  * the same GPU in the same run (bench/README.md).
  *
@@ -12,7 +12,8 @@
  * reported. Launches are asynchronous, so this measures the GPU's rate.
  * Every (row, shape) is checked on sampled elements against a CPU
  * computation first: a wrong kernel is never timed; a wrong one of ours
- * makes the exit status 1. */
+ * makes the exit status 1. The indexing rows (index.c) run after the
+ * sizes, at their own fixed shapes. */
 #include "bench.h"
 #include <errno.h>
 #include <stdint.h>
@@ -29,7 +30,6 @@ const char *const bench_shape_names[SHAPE_COUNT] = {"crk", "candle", "candle_ker
 #define MIN_SAMPLE_S 0.020
 #define MAX_LAUNCHES 200000L
 #define CHECK_POINTS 64
-#define ROTATE_BYTES (256u << 20) /* rotate sets until this many input bytes (L2 is 50 MB) */
 
 static candle_peer *peer;                       /* Candle's cubins; NULL: unavailable */
 static const char *peer_off = "unavailable, see 'candle:'"; /* why peer is NULL */
@@ -63,9 +63,12 @@ static int verify(const bench_state *S, const bench_prep *P, int shape, uint64_t
     const char *who = shape == SHAPE_PEER     ? "WARNING: Candle's"
                       : shape == SHAPE_CANDLE ? "ERROR: (candle shape)"
                                               : "ERROR: (crk shape)";
-    if (crk_memset(S->ctx, S->out[0], 0xFF, op_out_extent(S, P->op) * osz) != CRK_OK) return fail_gpu("memset");
+    const int ix = IS_INDEX_FAMILY(P->op->family);
+    if (ix ? index_reset(S, P) : crk_memset(S->ctx, S->out[0], 0xFF, op_out_extent(S, P->op) * osz) != CRK_OK)
+        return ix ? -1 : fail_gpu("memset");
     if (launch(S, P, shape, 0)) return -1;
     if (crk_synchronize(S->ctx) != CRK_OK) return fail_gpu(P->op->kernel);
+    if (ix) return index_check(S, P, rng, who);
     size_t idx[CHECK_POINTS] = {0, 1, S->n - 1, S->n / 2, S->cols - 1, S->cols, S->n - S->cols};
     for (size_t k = 7; k < CHECK_POINTS; k++) idx[k] = bench_rand(rng) % S->n;
     int bad = 0;
@@ -160,18 +163,30 @@ static int run_shape(const bench_state *S, bench_prep *P, int shape, bench_row *
     char why[300];
     const char *na = shape == SHAPE_PEER ? peer_unavailable(S, P, why, sizeof why) : NULL;
     if (na) {
-        printf("  %-14s %-13s %-13s n/a (%s)\n", row->op, bench_layout_names[row->layout], bench_shape_names[shape], na);
+        printf("  %-14s %-13s %-13s n/a (%s)\n", row->op, row->label, bench_shape_names[shape], na);
         return -3;
     }
     const int v = verify(S, P, shape, rng);
     if (v > 0) printf("%s: not timing %s (%s, %s shape): its results are WRONG\n", shape == SHAPE_PEER ? "WARNING" : "ERROR",
-                      P->op->kernel, bench_layout_names[P->lay], bench_shape_names[shape]);
+                      P->op->kernel, row->label, bench_shape_names[shape]);
     if (v) return v < 0 ? -2 : -1;
     if (measure(S, P, shape, m)) return -2;
-    printf("  %-14s %-13s %-13s %9.4f ms  %8.1f GB/s  (%ld launches x %d)\n", row->op, bench_layout_names[row->layout],
+    printf("  %-14s %-13s %-13s %9.4f ms  %8.1f GB/s  (%ld launches x %d)\n", row->op, row->label,
            bench_shape_names[shape], m->ms, row->bytes / (m->ms * 1e6), m->launches, SAMPLES);
     fflush(stdout);
     return 1;
+}
+
+/* Every shape of one prepared row. */
+static void run_shapes(const bench_state *S, bench_prep *P, bench_row *row, bench_report *R, uint64_t *rng) {
+    for (int shape = 0; shape < SHAPE_COUNT; shape++) {
+        const int st = row->m[shape].state = run_shape(S, P, shape, row, rng);
+        if (shape != SHAPE_PEER && st < 0) R->failed = 1;
+        if (shape == SHAPE_PEER && st == -2) { /* its context may be broken: stop using it */
+            printf("ERROR: Candle's kernels disabled for the rest of the run\n");
+            candle_peer_close(peer), peer = NULL, peer_off = "disabled after a GPU error";
+        }
+    }
 }
 
 static int alloc_inputs(bench_state *S, int log2n, const char *ops) {
@@ -216,6 +231,7 @@ static int run_size(bench_state *S, int log2n, const char *ops, bench_report *R,
             bench_row *row = &R->rows[R->nrows++];
             memset(row, 0, sizeof *row);
             row->op = op->op, row->kernel = op->kernel, row->dtype = op->dtype, row->layout = lay;
+            row->label = bench_layout_names[lay];
             row->log2n = log2n, row->n = S->n, row->rows = S->rows, row->cols = S->cols;
             row->bytes = op_bytes(S, op, lay), row->samples = SAMPLES, row->rotate = S->sets;
             bench_prep P;
@@ -224,19 +240,45 @@ static int run_size(bench_state *S, int log2n, const char *ops, bench_report *R,
                 row->m[SHAPE_CRK].state = row->m[SHAPE_CANDLE].state = -2, R->failed = 1;
                 continue;
             }
-            for (int shape = 0; shape < SHAPE_COUNT; shape++) {
-                const int st = row->m[shape].state = run_shape(S, &P, shape, row, rng);
-                if (shape != SHAPE_PEER && st < 0) R->failed = 1;
-                if (shape == SHAPE_PEER && st == -2) { /* its context may be broken: stop using it */
-                    printf("ERROR: Candle's kernels disabled for the rest of the run\n");
-                    candle_peer_close(peer), peer = NULL, peer_off = "disabled after a GPU error";
-                }
-            }
+            run_shapes(S, &P, row, R, rng);
             prep_free(S, &P);
         }
     }
     free_state(S);
     return 0;
+}
+
+/* The indexing rows (index.c): each selected op at its cases' shapes. */
+static void run_index(bench_state *S, const char *ops, int tiny, bench_report *R, uint64_t *rng) {
+    S->ix_src_op = -1;
+    for (size_t k = 0; k < bench_nops; k++) {
+        const op_def *op = &bench_ops[k];
+        size_t nc = 0;
+        const idx_case *cs = index_cases(op, tiny, &nc);
+        if (!nc || !op_selected(op, ops)) continue;
+        for (size_t i = 0; i < nc; i++) {
+            bench_row *row = &R->rows[R->nrows++];
+            memset(row, 0, sizeof *row);
+            row->op = op->op, row->kernel = op->kernel, row->dtype = op->dtype, row->layout = LAY_CONTIG;
+            row->label = cs[i].label, row->bytes = index_bytes(op, &cs[i]), row->samples = SAMPLES;
+            index_describe(op, &cs[i], row->shape, sizeof row->shape);
+            bench_prep P;
+            if (index_prep(S, op, &cs[i], &P, (int)k)) {
+                prep_free(S, &P);
+                index_free(S, 0);
+                row->m[SHAPE_CRK].state = row->m[SHAPE_CANDLE].state = -2, R->failed = 1;
+                continue;
+            }
+            row->n = S->n, row->rotate = S->sets;
+            printf("%s %s %s: %s; %d buffer set%s rotated\n", op->op, op->kernel, cs[i].label, row->shape, S->sets,
+                   S->sets > 1 ? "s" : "");
+            fflush(stdout);
+            run_shapes(S, &P, row, R, rng);
+            prep_free(S, &P);
+            index_free(S, 0);
+        }
+    }
+    index_free(S, 1);
 }
 
 /* ------------------------------------------------------------ main */
@@ -286,7 +328,8 @@ static void open_peer(crk_ctx *ctx, const char *argv0, const char *dir, int devi
 static int usage(FILE *f, int rc) {
     fprintf(f, "usage: bench [--sizes 24,28] [--ops copy,exp,gelu,silu,gelu_bf16,cast_f32_bf16,cast_bf16_f32,\n"
                     "              cast_f32_f16,cast_f16_f32,cast_f32_u8,affine,where,add,mul,maximum_bf16,lt,\n"
-                    "              const_set,copy2d,copy2d_bf16] [--out DIR] [--device N]\n"
+                    "              const_set,copy2d,copy2d_bf16,embedding,gather,scatter_add,index_add]\n"
+                    "             [--out DIR] [--device N]\n"
                     "             [--source embedded|dir|bundle] [--path P] [--candle-dir DIR] [--no-candle]\n"
                     "             [--no-torch] [--no-plot]\n");
     return rc;
@@ -294,7 +337,7 @@ static int usage(FILE *f, int rc) {
 
 int main(int argc, char **argv) {
     const char *sizes = "24,28", *ops = NULL, *out_dir = "build/bench-results", *candle_dir = NULL;
-    int torch = 1, plot = 1, candle = 1;
+    int torch = 1, plot = 1, candle = 1, tiny = 0;
     crk_options opt = {0, CRK_SOURCE_EMBEDDED, NULL};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(stdout, 0);
@@ -307,6 +350,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--no-candle")) candle = 0;
         else if (!strcmp(argv[i], "--no-torch")) torch = 0;
         else if (!strcmp(argv[i], "--no-plot")) plot = 0;
+        else if (!strcmp(argv[i], "--tiny-index")) tiny = 1; /* undocumented: small indexing shapes (emulator) */
         else if (!strcmp(argv[i], "--source") && i + 1 < argc) {
             const char *s = argv[++i];
             if (!strcmp(s, "dir")) opt.source = CRK_SOURCE_DIR;
@@ -346,19 +390,21 @@ int main(int argc, char **argv) {
     if (candle) open_peer(ctx, argv[0], candle_dir, opt.device, &R);
     else snprintf(R.candle_info, sizeof R.candle_info, "unavailable (--no-candle)");
     printf("candle: %s\n", R.candle_info);
-    R.rows = calloc((size_t)nsizes * bench_nops * LAY_COUNT, sizeof *R.rows);
+    R.rows = calloc((size_t)nsizes * bench_nops * LAY_COUNT + bench_nops * 8, sizeof *R.rows); /* + indexing cases */
     if (!R.rows) return printf("ERROR: out of memory\n"), 1;
 
     bench_state S;
     memset(&S, 0, sizeof S);
     S.ctx = ctx;
     uint64_t rng = 0x853C49E6748FEA9BULL;
-    for (int k = 0; k < nsizes; k++)
+    int k = 0;
+    for (; k < nsizes; k++)
         if (run_size(&S, log2s[k], ops, &R, &rng)) {
             free_state(&S);
             R.failed = 1;
             break;
         }
+    if (k == nsizes) run_index(&S, ops, tiny, &R, &rng);
     candle_peer_close(peer), peer = NULL;
 
     char buf[1024], path[1200];
@@ -366,7 +412,7 @@ int main(int argc, char **argv) {
         const char *python = getenv("PYTHON") ? getenv("PYTHON") : "python3";
         const char *script = find_file(argv[0], "bench/torch_peer.py", buf, sizeof buf);
         if (!script) snprintf(R.torch_info, sizeof R.torch_info, "unavailable (bench/torch_peer.py not found)");
-        else peer_run(&R, python, script, sizes, ops);
+        else peer_run(&R, python, script, sizes, ops, tiny);
     } else snprintf(R.torch_info, sizeof R.torch_info, "unavailable (--no-torch)");
     printf("torch: %s\n", R.torch_info);
 

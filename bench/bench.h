@@ -15,20 +15,23 @@ enum { SHAPE_CRK, SHAPE_CANDLE, SHAPE_PEER, SHAPE_COUNT };
 extern const char *const bench_shape_names[SHAPE_COUNT];
 
 #define MAX_SETS 8
+#define ROTATE_BYTES (256u << 20) /* rotate sets until this many bytes a launch set (L2 is 50 MB) */
 #define PITCH_PAD 64 /* copy2d: dst row stride = C + PITCH_PAD (a kv-cache append) */
 
 /* Input pools: random data, one buffer per rotated set. */
 enum { P_F32, P_F32B, P_F32POS, P_BF16, P_BF16B, P_F16, P_U8, P_COUNT };
 extern const crk_dtype bench_pool_dtype[P_COUNT];
 
-enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE, F_BINARY, F_CONST_SET, F_COPY2D };
+enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE, F_BINARY, F_CONST_SET, F_COPY2D,
+       F_INDEX_SELECT, F_GATHER, F_INDEX_ADD, F_SCATTER_ADD }; /* F_INDEX_*..: index.c */
+#define IS_INDEX_FAMILY(f) ((f) >= F_INDEX_SELECT)
 
 typedef struct {
     const char *op, *kernel, *dtype; /* bench name, crk/Candle kernel, label   */
     int family;
     int pool[3];                     /* input pools by role index, -1: none    */
     crk_dtype out_dt;
-    unsigned layouts;                /* bit mask of the LAY_* measured         */
+    unsigned layouts;                /* bit mask of the LAY_* measured (indexing: 0) */
 } op_def;
 
 extern const op_def bench_ops[];
@@ -43,6 +46,12 @@ typedef struct {
     void *host[P_COUNT];           /* host copy of set 0                   */
     void *out[MAX_SETS];           /* outputs, out_bytes each              */
     size_t out_bytes;
+    /* indexing rows (index.c): the op's source, shared by its cases and
+     * sets; each set's ids (set 0's kept on the host to check results) */
+    void *ix_src;
+    void *ix_ids[MAX_SETS];
+    void *ix_ids_host;
+    int ix_src_op;                 /* bench_ops index the source was made for, -1 */
 } bench_state;
 
 /* ops.c */
@@ -65,7 +74,7 @@ typedef struct {
     const void *in[3];
     void *out;
     void *info;                   /* device pointer, or NULL (SlicePtrOrNull::Null) */
-    unsigned char scalar[4][8];
+    unsigned char scalar[8][8];   /* index_add takes 5 */
     void *args[16];               /* point into this struct: never copy it */
     size_t sizes[16];
 } raw_call;
@@ -79,9 +88,11 @@ typedef struct {
     void *info_dev;
     raw_call call[MAX_SETS];
     void *peer_fn;                /* Candle's CUfunction, NULL: none      */
+    const struct idx_case *ic;    /* indexing rows: the case, else NULL   */
 } bench_prep;
 
 int prep_make(const bench_state *S, const op_def *op, int lay, bench_prep *P);
+int prep_assemble(const crk_kernel_info *ki, raw_call *c, const double *sc, int nsc);
 void prep_free(const bench_state *S, bench_prep *P);
 crk_status launch_crk(const bench_state *S, const bench_prep *P, int set);
 crk_status launch_candle_shape(const bench_state *S, const bench_prep *P, int set);
@@ -89,9 +100,30 @@ void candle_grid(size_t work, unsigned grid[3], unsigned block[3]);
 
 /* check.c */
 void fill_pool(int pool, void *p, size_t n, uint64_t seed);
+float bench_bf16_to_f32(uint16_t b);
+uint16_t bench_f32_to_bf16(float f); /* round to nearest even, finite inputs */
 uint64_t bench_rand(uint64_t *s);
 /* Checks the output element of logical index i (its bytes at got); 0 if right. */
 int check_one(const bench_state *S, const bench_prep *P, size_t i, const void *got, const char *who);
+
+/* index.c: the indexing rows, at fixed model-like shapes (not --sizes). A
+ * case indexes a (left, dim_size, right) tensor along `dim` with n ids
+ * (is/gather: the source, n rows out; ia/sa: dst, n rows of src in). */
+typedef struct idx_case {
+    const char *label;  /* the table's layout column, e.g. "ids 1024" */
+    size_t left, dim_size, n, right, dim;
+} idx_case;
+const idx_case *index_cases(const op_def *op, int tiny, size_t *count);
+void index_describe(const op_def *op, const idx_case *c, char *buf, size_t cap); /* shapes, for JSON */
+double index_bytes(const op_def *op, const idx_case *c); /* ids + elements read + written */
+/* Uploads the source (once per op) and the case's ids and outputs, and
+ * fills P as prep_make does; -1 (printed) on an error. */
+int index_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *P, int op_index);
+void index_free(bench_state *S, int all); /* the case's buffers; all: the source too */
+/* Before a checked launch: poisons the output (is/gather) or restores dst
+ * (ia/sa) of set 0. After it: 0 right, 1 wrong, -1 GPU error. */
+int index_reset(const bench_state *S, const bench_prep *P);
+int index_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
 
 /* candle_peer.c: Candle's cubins through the CUDA driver, in libcrk's context. */
 typedef struct candle_peer candle_peer;
@@ -114,7 +146,9 @@ typedef struct {
 typedef struct {
     const char *op, *kernel, *dtype;
     int layout;
-    int log2n;
+    const char *label;   /* layout column: the layout's name, or an indexing case's */
+    char shape[160];     /* indexing rows: the tensors' shapes, else empty */
+    int log2n;           /* indexing rows: 0 (fixed shapes)             */
     size_t n, rows, cols;
     double bytes;        /* unique bytes read + bytes written                 */
     bench_meas m[SHAPE_COUNT];
@@ -143,6 +177,6 @@ int report_write_csv(const bench_report *r, const char *path);
 void report_print_table(const bench_report *r);
 
 /* peer.c: runs the PyTorch peer and merges its lines into the rows. */
-void peer_run(bench_report *r, const char *python, const char *script, const char *sizes, const char *ops);
+void peer_run(bench_report *r, const char *python, const char *script, const char *sizes, const char *ops, int tiny);
 
 #endif

@@ -20,6 +20,8 @@ static uint16_t f32_to_bf16_rne(float f) { /* finite inputs only */
     const uint32_t u = bits_of_f32(f);
     return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 }
+float bench_bf16_to_f32(uint16_t b) { return bf16_to_f32(b); }
+uint16_t bench_f32_to_bf16(float f) { return f32_to_bf16_rne(f); }
 static float f16_to_f32(uint16_t h) {
     const uint32_t s = (uint32_t)(h >> 15), e = (h >> 10) & 31u, m = h & 1023u;
     float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024u), (int)e - 25);

@@ -12,9 +12,11 @@ void candle_grid(size_t work, unsigned grid[3], unsigned block[3]) {
     block[0] = 1024, block[1] = block[2] = 1;
 }
 
-/* A scalar as the kernel parameter's bytes (only the dtypes the ops use). */
+/* A scalar as the kernel parameter's bytes (only the dtypes the ops use;
+ * dtype < 0: a size_t, the indexing kernels' sizes). */
 static int scalar_bytes(int dt, double v, unsigned char out[8]) {
-    if (dt == CRK_F32) { const float f = (float)v; memcpy(out, &f, 4); }
+    if (dt < 0) { const size_t z = (size_t)v; memcpy(out, &z, sizeof z); }
+    else if (dt == CRK_F32) { const float f = (float)v; memcpy(out, &f, 4); }
     else if (dt == CRK_F64) memcpy(out, &v, 8);
     else if (dt == CRK_U32) { const uint32_t u = (uint32_t)v; memcpy(out, &u, 4); }
     else return -1;
@@ -22,7 +24,7 @@ static int scalar_bytes(int dt, double v, unsigned char out[8]) {
 }
 
 /* Fills c's arguments from the roles; -1 (printed) if a role is out of range. */
-static int assemble(const crk_kernel_info *ki, raw_call *c, const double *sc, int nsc) {
+int prep_assemble(const crk_kernel_info *ki, raw_call *c, const double *sc, int nsc) {
     if (ki->nparams > 16) return printf("ERROR: %s: %u parameters\n", ki->name, ki->nparams), -1;
     for (unsigned i = 0; i < ki->nparams; i++) {
         const crk_param *p = &ki->params[i];
@@ -37,7 +39,7 @@ static int assemble(const crk_kernel_info *ki, raw_call *c, const double *sc, in
             break;
         case CRK_ROLE_OUTPUT: c->args[i] = &c->out; break;
         case CRK_ROLE_SCALAR:
-            if (p->index >= nsc || p->index >= 4 || scalar_bytes(p->dtype, sc[p->index], c->scalar[p->index]))
+            if (p->index >= nsc || p->index >= 8 || scalar_bytes(p->dtype, sc[p->index], c->scalar[p->index]))
                 return printf("ERROR: %s: scalar '%s' unsupported here\n", ki->name, p->name), -1;
             c->args[i] = c->scalar[p->index];
             break;
@@ -70,7 +72,7 @@ int prep_make(const bench_state *S, const op_def *op, int lay, bench_prep *P) {
         raw_call *c = &P->call[s];
         c->numel = S->n, c->num_dims = 2, c->info = P->info_dev, c->out = S->out[s];
         for (int k = 0; k < 3; k++) c->in[k] = op->pool[k] >= 0 ? S->dev[op->pool[k]][s] : NULL;
-        if (assemble(P->ki, c, sc, nsc)) return -1;
+        if (prep_assemble(P->ki, c, sc, nsc)) return -1;
     }
     return 0;
 }
@@ -92,6 +94,13 @@ crk_status launch_crk(const bench_state *S, const bench_prep *P, int set) {
         if (P->ki->family_id == CRK_FAMILY_CMP) return crk_cmp(S->ctx, NULL, k, &l[0], c->in[0], &l[1], c->in[1], c->out);
         return crk_binary(S->ctx, NULL, k, &l[0], c->in[0], &l[1], c->in[1], c->out);
     case F_CONST_SET: return crk_const_set(S->ctx, NULL, k, &P->out_l, c->out, c->scalar[0]);
+    /* indexing: input 0 = ids, 1 = src; out_l: ia/sa's dst */
+    case F_INDEX_SELECT: return crk_index_select(S->ctx, NULL, k, &l[1], c->in[1], &l[0], c->in[0], P->ic->dim, c->out);
+    case F_GATHER: return crk_gather(S->ctx, NULL, k, &l[1], c->in[1], &l[0], c->in[0], P->ic->dim, c->out);
+    case F_INDEX_ADD:
+        return crk_index_add(S->ctx, NULL, k, &P->out_l, c->out, &l[0], c->in[0], &l[1], c->in[1], P->ic->dim);
+    case F_SCATTER_ADD:
+        return crk_scatter(S->ctx, NULL, k, &P->out_l, c->out, &l[0], c->in[0], &l[1], c->in[1], P->ic->dim);
     default: return crk_copy2d(S->ctx, NULL, k, c->in[0], c->out, S->rows, S->cols, S->cols, S->pitch, 0, 0);
     }
 }

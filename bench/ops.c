@@ -33,6 +33,14 @@ const op_def bench_ops[] = {
     /* copy2d: R rows of C into rows of C + PITCH_PAD */
     {"copy2d", "copy2d_f32", "f32", F_COPY2D, ONE(P_F32), CRK_F32, L(PITCHED)},
     {"copy2d_bf16", "copy2d_bf16", "bf16", F_COPY2D, ONE(P_BF16), CRK_BF16, L(PITCHED)},
+    /* indexing (index.c): fixed shapes, their own cases instead of layouts;
+     * one --ops name per group, the dtype label is ids:T */
+    {"embedding", "is_u32_bf16", "u32:bf16", F_INDEX_SELECT, {-1, -1, -1}, CRK_BF16, 0},
+    {"embedding", "is_u32_f32", "u32:f32", F_INDEX_SELECT, {-1, -1, -1}, CRK_F32, 0},
+    {"gather", "gather_i64_f32", "i64:f32", F_GATHER, {-1, -1, -1}, CRK_F32, 0},
+    {"scatter_add", "sa_i64_f32", "i64:f32", F_SCATTER_ADD, {-1, -1, -1}, CRK_F32, 0},
+    {"index_add", "ia_u32_bf16", "u32:bf16", F_INDEX_ADD, {-1, -1, -1}, CRK_BF16, 0},
+    {"index_add", "ia_u32_f32", "u32:f32", F_INDEX_ADD, {-1, -1, -1}, CRK_F32, 0},
 };
 const size_t bench_nops = sizeof bench_ops / sizeof bench_ops[0];
 

@@ -42,14 +42,14 @@ static int python_has_torch(const char *python) {
     return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
 }
 
-void peer_run(bench_report *r, const char *python, const char *script, const char *sizes, const char *ops) {
+void peer_run(bench_report *r, const char *python, const char *script, const char *sizes, const char *ops, int tiny) {
     if (!python_has_torch(python)) {
         snprintf(r->torch_info, sizeof r->torch_info, "unavailable (%s cannot import torch)", python);
         return;
     }
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' '%s' --sizes '%s'%s%s%s", python, script, sizes, ops ? " --ops '" : "",
-             ops ? ops : "", ops ? "'" : "");
+    snprintf(cmd, sizeof cmd, "'%s' '%s' --sizes '%s'%s%s%s%s", python, script, sizes, ops ? " --ops '" : "",
+             ops ? ops : "", ops ? "'" : "", tiny ? " --tiny-index" : "");
     printf("torch peer: %s\n", cmd);
     fflush(stdout);
     FILE *p = popen(cmd, "r");
@@ -57,7 +57,7 @@ void peer_run(bench_report *r, const char *python, const char *script, const cha
         snprintf(r->torch_info, sizeof r->torch_info, "unavailable (cannot run %s)", script);
         return;
     }
-    char *line = NULL, kind[32], op[64], layout[32], tmp[200];
+    char *line = NULL, kind[32], op[64], layout[32], kernel[64], tmp[200];
     size_t cap = 0;
     int matched = 0, unmatched = 0, meta = 0;
     while (getline(&line, &cap, p) > 0) {
@@ -86,18 +86,21 @@ void peer_run(bench_report *r, const char *python, const char *script, const cha
             printf("  torch| %s\n", line);
             continue;
         }
+        /* the kernel too where the peer names it (ops with several dtypes) */
+        const int by_kernel = !get_str(line, "kernel", kernel, sizeof kernel);
         bench_row *w = NULL;
         for (size_t i = 0; i < r->nrows && !w; i++)
-            if (!strcmp(r->rows[i].op, op) && !strcmp(bench_layout_names[r->rows[i].layout], layout) &&
-                r->rows[i].log2n == (int)log2n)
+            if (!strcmp(r->rows[i].op, op) && !strcmp(r->rows[i].label, layout) && r->rows[i].log2n == (int)log2n &&
+                (!by_kernel || !strcmp(r->rows[i].kernel, kernel)))
                 w = &r->rows[i];
         if (!w) {
             unmatched++;
             continue;
         }
         w->torch_state = 1, w->torch_ms = ms;
+        snprintf(tmp, sizeof tmp, "2^%d", w->log2n);
         if (get_str(line, "torch_op", w->torch_op, sizeof w->torch_op)) snprintf(w->torch_op, sizeof w->torch_op, "?");
-        printf("  torch  %-14s %-13s 2^%-3d %9.4f ms  %8.1f GB/s  (%s)\n", op, layout, (int)log2n, ms,
+        printf("  torch  %-14s %-13s %-5s %9.4f ms  %8.1f GB/s  (%s)\n", op, layout, w->log2n ? tmp : "-", ms,
                w->bytes / (ms * 1e6), w->torch_op);
         fflush(stdout);
         matched++;

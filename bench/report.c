@@ -9,9 +9,12 @@ static const char *const PREFIX[SHAPE_COUNT] = {"ours_", "candle_shape_", "candl
 static double gbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : -1.0; }
 static double ratio(double a, double b) { return a > 0 && b > 0 ? a / b : -1; }
 
-/* Copy bandwidth at size log2n: PyTorch's contiguous copy_ if it ran, else ours. */
+/* Copy bandwidth at size log2n: PyTorch's contiguous copy_ if it ran, else
+ * ours. log2n 0 (the indexing rows' fixed shapes): the largest size run. */
 static double copy_ref(const bench_report *r, int log2n, int *from_torch) {
     double ours = -1, theirs = -1;
+    for (size_t i = 0; !log2n && i < r->nrows; i++)
+        if (r->rows[i].log2n > log2n && !strcmp(r->rows[i].op, "copy")) log2n = r->rows[i].log2n;
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
         if (w->log2n != log2n || w->layout != LAY_CONTIG || strcmp(w->op, "copy")) continue;
@@ -102,8 +105,10 @@ int report_write_json(const bench_report *r, const char *path) {
         json_kstr(f, "    {", "op", w->op);
         json_kstr(f, ", ", "kernel", w->kernel);
         json_kstr(f, ", ", "dtype", w->dtype);
-        fprintf(f, ", \"layout\": \"%s\", \"log2n\": %d, \"n\": %zu, \"rows\": %zu, \"cols\": %zu, \"bytes\": %.0f,\n",
-                bench_layout_names[w->layout], w->log2n, w->n, w->rows, w->cols, w->bytes);
+        json_kstr(f, ", ", "layout", w->label);
+        if (w->shape[0]) json_kstr(f, ", ", "shape", w->shape); /* indexing rows */
+        fprintf(f, ", \"log2n\": %d, \"n\": %zu, \"rows\": %zu, \"cols\": %zu, \"bytes\": %.0f,\n", w->log2n, w->n,
+                w->rows, w->cols, w->bytes);
         for (int s = 0; s < SHAPE_COUNT; s++) json_meas(f, PREFIX[s], &w->m[s]);
         fprintf(f, "     \"samples\": %d, \"buffer_sets\": %d", w->samples, w->rotate);
         json_knum(f, ", ", "", "pct_of_copy", w->m[SHAPE_CRK].pct_copy);
@@ -133,7 +138,7 @@ int report_write_csv(const bench_report *r, const char *path) {
     fprintf(f, "torch_ms,torch_gbps,ours_over_torch,candle_shape_over_candle_kernel,torch_op\n");
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
-        fprintf(f, "%s,%s,%s,%s,%d,%zu,%.0f,", w->op, w->kernel, w->dtype, bench_layout_names[w->layout], w->log2n,
+        fprintf(f, "%s,%s,%s,%s,%d,%zu,%.0f,", w->op, w->kernel, w->dtype, w->label, w->log2n,
                 w->n, w->bytes);
         for (int s = 0; s < SHAPE_COUNT; s++) {
             fprintf(f, "%s,", state_name(w->m[s].state));
@@ -169,6 +174,12 @@ void report_print_table(const bench_report *r) {
     printf("\n== crk vs Candle's kernels vs PyTorch, %s\n", r->device);
     printf("   GB/s = (unique bytes read + bytes written) / median time; %%copy vs %s\n", r->copy_ref);
     printf("   crk = libcrk's helpers; cshape = our kernels in Candle's launch (1024 x ceil(n/1024), info cached)\n");
+    for (size_t i = 0; i < r->nrows; i++)
+        if (!r->rows[i].log2n) { /* once, if there are indexing rows */
+            printf("   indexing rows (n -): fixed shapes, layout = case (results.json 'shape'), bytes = ids + elements\n"
+                   "   read + written, dtype = ids:T; %%copy vs the largest size's copy\n");
+            break;
+        }
     printf("   candle: %s\n   torch: %s\n", r->candle_info, r->torch_info);
     const char *fmt = "%-13s %-10s %-13s %-4s %9s %6s %9s %6s %9s %9s %10s %9s\n";
     printf(fmt, "op", "dtype", "layout", "n", "crk GB/s", "%copy", "cshp GB/s", "%copy", "cndl GB/s", "cshp/cndl",
@@ -176,7 +187,8 @@ void report_print_table(const bench_report *r) {
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
         char n[16], a[24], b[24], c[24], d[24], e[24], g[24], h[24], k[24];
-        snprintf(n, sizeof n, "2^%d", w->log2n);
+        if (w->log2n) snprintf(n, sizeof n, "2^%d", w->log2n);
+        else snprintf(n, sizeof n, "-"); /* indexing: the layout column names the case */
         gbps_cell(a, sizeof a, &w->m[SHAPE_CRK]);
         cell(b, sizeof b, "%.1f", w->m[SHAPE_CRK].pct_copy);
         gbps_cell(c, sizeof c, &w->m[SHAPE_CANDLE]);
@@ -185,7 +197,7 @@ void report_print_table(const bench_report *r) {
         cell(g, sizeof g, "%.3f", w->ratio_candle);
         cell(h, sizeof h, "%.1f", w->torch_gbps);
         cell(k, sizeof k, "%.3f", w->ratio);
-        printf(fmt, w->op, w->dtype, bench_layout_names[w->layout], n, a, b, c, d, e, g, h, k);
+        printf(fmt, w->op, w->dtype, w->label, n, a, b, c, d, e, g, h, k);
     }
     if (r->failed) printf("\nbench: FAILED (wrong results or GPU errors above)\n");
 }

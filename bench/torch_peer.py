@@ -17,6 +17,13 @@ Layouts for an (R, C) problem, R = 2^(k//2), C = n / R:
   pitched        copy2d: dst[:, :C].copy_(src), dst of shape (R, C + 64)
 Outputs are preallocated contiguous (R, C) tensors written through out= or
 copy_ wherever torch offers that (torch_op says what ran).
+Indexing rows (bench/index.c, fixed shapes, log2n 0, layout = the case's
+label, matched by kernel too): embedding = the faster of
+torch.index_select(table, 0, ids, out=) and F.embedding(ids, table);
+gather = torch.gather(src, 1, ids, out=); scatter_add = dst.scatter_add_(0,
+ids, src); index_add = dst.index_add_(0, ids, src), in place as ours (dst
+keeps accumulating while timed). int32 ids where ours are u32 (int64 where
+torch refuses them), int64 where ours are i64.
 Timing: triton.testing.do_bench (CUDA events, L2 flushed before each call,
 median) when triton imports, else CUDA events around batches of >= 20 ms of
 back-to-back calls rotating over several buffer sets, median of 15.
@@ -51,6 +58,24 @@ OPS = [
     ("copy2d", "copy2d_f32", ("f32",), "f32", "copy2d", ("pitched",)),
     ("copy2d_bf16", "copy2d_bf16", ("bf16",), "bf16", "copy2d", ("pitched",)),
 ]
+# indexing (same tables as bench/index.c): name, kernel, ids dtype, T, family;
+# cases (label, left, dim_size, n, right, dim), full and --tiny-index
+INDEX_OPS = [
+    ("embedding", "is_u32_bf16", "u32", "bf16", "embedding"),
+    ("embedding", "is_u32_f32", "u32", "f32", "embedding"),
+    ("gather", "gather_i64_f32", "i64", "f32", "gather"),
+    ("scatter_add", "sa_i64_f32", "i64", "f32", "scatter_add"),
+    ("index_add", "ia_u32_bf16", "u32", "bf16", "index_add"),
+    ("index_add", "ia_u32_f32", "u32", "f32", "index_add"),
+]
+_COMBINE = ([("8192->1024", 1, 1024, 8192, 4096, 0)], [("256->32", 1, 32, 256, 64, 0)])
+INDEX_CASES = {
+    "embedding": ([("ids %d" % n, 1, 131072, n, 4096, 0) for n in (1, 64, 1024, 8192)],
+                  [("ids %d" % n, 1, 4096, n, 64, 0) for n in (1, 16, 512)]),
+    "gather": ([("4096x2048", 4096, 4096, 2048, 1, 1)], [("64x32", 64, 64, 32, 1, 1)]),
+    "scatter_add": _COMBINE,
+    "index_add": _COMBINE,
+}
 AFFINE_MUL, AFFINE_ADD = 1.5, -0.25
 CONST_VALUE = 1.5
 PITCH_PAD = 64  # copy2d: dst row stride C + 64
@@ -66,6 +91,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="24,28")
     ap.add_argument("--ops", default=None)
+    ap.add_argument("--tiny-index", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     try:
         import torch
@@ -87,7 +113,7 @@ def main():
          timer="triton.testing.do_bench median" if do_bench else "cuda events, median of 15 batches")
 
     DT = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16, "u8": torch.uint8}
-    ISZ = {"f32": 4, "bf16": 2, "f16": 2, "u8": 1, "f32pos": 4}
+    ISZ = {"f32": 4, "bf16": 2, "f16": 2, "u8": 1, "f32pos": 4, "u32": 4, "i64": 8}
     gen = torch.Generator(device=dev)
     gen.manual_seed(12345)
 
@@ -247,7 +273,7 @@ def main():
                         nbytes = sum(unique_bytes(t) for t in ins) + n * ISZ[out_dt]
                     it = itertools.cycle(fns)
                     ms = time_call(lambda: next(it)())
-                    emit(kind="row", op=name, dtype=out_dt, layout=layout, log2n=k, n=n, ms=ms,
+                    emit(kind="row", op=name, kernel=kernel, dtype=out_dt, layout=layout, log2n=k, n=n, ms=ms,
                          gbps=nbytes / (ms * 1e6), torch_op=desc, buffer_sets=sets)
                 except Exception as e:  # noqa: BLE001
                     emit(kind="error", msg=f"{name} {layout} 2^{k}: {type(e).__name__}: {e}"[:190])
@@ -255,6 +281,89 @@ def main():
                     fns = it = None
                     torch.cuda.synchronize()
                     torch.cuda.empty_cache()
+
+    def ids_tensor(values, idt):
+        """values (int64) as the ids torch takes for ours of dtype idt."""
+        return values.to(torch.int32) if idt == "u32" else values
+
+    def index_bytes(family, idt, t, c):
+        """bench/index.c's index_bytes: ids + elements read + written."""
+        _, left, dim_size, n, right, _ = c
+        at_n, at_dim = left * n * right, left * dim_size * right
+        ids_el = n if family in ("embedding", "index_add") else at_n
+        b = ids_el * ISZ[idt]
+        if family in ("embedding", "gather"):
+            return b + 2 * at_n * ISZ[t]
+        return b + at_n * ISZ[t] + 2 * at_dim * ISZ[t]
+
+    def index_set(family, idt, t, c, src):
+        """(callable, description) of one buffer set: its own ids and output."""
+        _, left, dim_size, n, right, dim = c
+        if family == "embedding":
+            ids = torch.randint(0, dim_size, (n,), device=dev, generator=gen)
+            y = torch.empty((n, right), device=dev, dtype=DT[t])
+            try:
+                i32 = ids_tensor(ids, idt)
+                torch.index_select(src, 0, i32, out=y)
+                torch.nn.functional.embedding(i32, src)
+                ids = i32
+            except Exception:  # noqa: BLE001  (int64 ids)
+                pass
+            return ((lambda: torch.index_select(src, 0, ids, out=y)), (lambda: F.embedding(ids, src)),
+                    f"torch.index_select(table, 0, {str(ids.dtype)[6:]} ids, out=)")
+        if family == "gather":
+            ids = torch.randint(0, dim_size, (left, n), device=dev, generator=gen)
+            y = torch.empty((left, n), device=dev, dtype=DT[t])
+            return (lambda: torch.gather(src, 1, ids, out=y)), None, "torch.gather(src, 1, int64 ids, out=)"
+        # MoE combine along dim 0: each dst row k = n / dim_size times, shuffled
+        row = torch.randperm(n, device=dev, generator=gen) % dim_size
+        dst = torch.randint(-4, 5, (dim_size, right), device=dev, generator=gen).to(DT[t])
+        if family == "scatter_add":
+            ids = row.view(n, 1).expand(n, right).contiguous()
+            return (lambda: dst.scatter_add_(0, ids, src)), None, "dst.scatter_add_(0, int64 ids, src)"
+        ids = ids_tensor(row, idt)
+        try:
+            dst.index_add_(0, ids, src)
+        except Exception:  # noqa: BLE001
+            ids = row
+        return (lambda: dst.index_add_(0, ids, src)), None, f"dst.index_add_(0, {str(ids.dtype)[6:]} ids, src)"
+
+    def timed_sets(fns):
+        it = itertools.cycle(fns)
+        return time_call(lambda: next(it)())
+
+    tiny = 1 if args.tiny_index else 0
+    for name, kernel, idt, t, family in INDEX_OPS:
+        if wanted is not None and name not in wanted and kernel not in wanted:
+            continue
+        for c in INDEX_CASES[family][tiny]:
+            label, left, dim_size, n, right, dim = c
+            src = fns = alt = None
+            try:
+                if family in ("embedding", "gather"):
+                    src = make(t, (left * dim_size, right) if dim == 0 else (left, dim_size))
+                else:  # integers: sums exact in any order
+                    src = torch.randint(-4, 5, (n, right), device=dev, generator=gen).to(DT[t])
+                nbytes = index_bytes(family, idt, t, c)
+                sets = max(1, min(MAX_SETS, -(-ROTATE_BYTES // nbytes)))
+                made = [index_set(family, idt, t, c, src) for _ in range(sets)]
+                fns, desc = [m[0] for m in made], made[0][2]
+                ms = timed_sets(fns)
+                if made[0][1] is not None:  # embedding: F.embedding too, the faster one counts
+                    alt = timed_sets([m[1] for m in made])
+                    if alt < ms:
+                        desc = f"F.embedding(ids, table) (index_select(out=): {ms:.4f} ms)"
+                        ms, alt = alt, ms
+                    else:
+                        desc += f" (F.embedding: {alt:.4f} ms)"
+                emit(kind="row", op=name, kernel=kernel, dtype=f"{idt}:{t}", layout=label, log2n=0, n=left * n * right,
+                     ms=ms, gbps=nbytes / (ms * 1e6), torch_op=desc, buffer_sets=sets)
+            except Exception as e:  # noqa: BLE001
+                emit(kind="error", msg=f"{name} {kernel} {label}: {type(e).__name__}: {e}"[:190])
+            finally:
+                src = fns = made = None
+                torch.cuda.synchronize()
+                torch.cuda.empty_cache()
     return 0
 
 

@@ -1,5 +1,5 @@
-# make bench: bandwidth of crk's element-wise kernels, under libcrk's launch and
-# Candle's, vs Candle's own kernels and PyTorch on the GPU present
+# make bench: bandwidth of crk's element-wise and indexing kernels, under
+# libcrk's launch and Candle's, vs Candle's own kernels and PyTorch on the GPU present
 # (bench/README.md). Options go through BENCH_ARGS, e.g.
 #   make bench BENCH_ARGS="--sizes 24 --ops exp,gelu --candle-dir ../shared/peers/candle-0.11-sm90"
 # Results: build/bench-results/{results.json,results.csv,bench.png}.
@@ -20,10 +20,10 @@ bench: build/bench
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) $(DEVICE_LINK) -o $@
 
 # Candle's sm_90 cubins (shared/peers/README.md), the modules the bench's ops
-# live in (about 3.8 MB), staged where .device/bench looks by default. Not
+# live in (about 4.7 MB), staged where .device/bench looks by default. Not
 # part of the product; skipped when the folder is absent.
 CANDLE_PEER_DIR ?= ../shared/peers/candle-0.11-sm90
-CANDLE_PEER_CUBINS := $(patsubst %,.device/peers/candle-0.11-sm90/%.cubin,unary affine cast ternary binary fill)
+CANDLE_PEER_CUBINS := $(patsubst %,.device/peers/candle-0.11-sm90/%.cubin,unary affine cast ternary binary fill indexing)
 .device/peers/candle-0.11-sm90/%.cubin: $(CANDLE_PEER_DIR)/%.cubin
 	@mkdir -p $(@D)
 	$(Q)install -m 644 $< $@

@@ -217,6 +217,32 @@ static void test_fdiv64(void)
         memcpy(&g, &got, 8);
         CHECK(isnan(q) ? isnan(g) : du(q) == got, "%g / %g = %a, want %a", div64[l][0], div64[l][1], g, q);
     }
+    /* Subnormal quotients of a huge denominator (div_fmas scales the
+     * estimate down into the subnormal range): rounded once. */
+    uint64_t st = 0x9E3779B97F4A7C15ull;
+    for (int round = 0; round < 2000; round++) {
+        double x[64], y[64];
+        wave(&w, EMU_GFX9, k_fdiv64, sizeof k_fdiv64);
+        for (int l = 0; l < 64; l++) {
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            x[l] = ldexp(1.0 + (double)(st >> 12) * 0x1p-52, -(int)(st % 9) - 1);
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            y[l] = ldexp(1.0 + (double)(st >> 12) * 0x1p-52, 1010 + (int)(st % 13));
+            uint64_t a = du(x[l]), b = du(y[l]);
+            vgpr[6][l] = (uint32_t)a, vgpr[7][l] = (uint32_t)(a >> 32);
+            vgpr[4][l] = (uint32_t)b, vgpr[5][l] = (uint32_t)(b >> 32);
+        }
+        w.exec = ~0ull;
+        if (run(&w))
+            return fails++, (void)0;
+        for (int l = 0; l < 64; l++) {
+            volatile double q = x[l] / y[l];
+            uint64_t got = (uint64_t)vgpr[5][l] << 32 | vgpr[4][l];
+            double g;
+            memcpy(&g, &got, 8);
+            CHECK(du(q) == got, "%a / %a = %a, want %a (subnormal quotient)", x[l], y[l], g, q);
+        }
+    }
 }
 
 /* Conversions: saturation, NaN, round-to-nearest-even, f16 range ends. */
