@@ -47,8 +47,9 @@ static int launch(const bench_state *S, const bench_prep *P, int shape, int set)
     if (shape == SHAPE_CANDLE) return launch_candle_shape(S, P, set) != CRK_OK ? fail_gpu(P->op->kernel) : 0;
     unsigned grid[3], block[3];
     char why[200];
-    candle_grid(P->work, grid, block);
-    if (!candle_peer_launch(peer, P->peer_fn, grid, block, (void **)P->call[set].args, why, sizeof why)) return 0;
+    prep_grid(P, grid, block);
+    if (!candle_peer_launch(peer, P->peer_fn, grid, block, P->shared, (void **)P->call[set].args, why, sizeof why))
+        return 0;
     printf("ERROR: Candle's %s: %s\n", P->op->kernel, why);
     fflush(stdout);
     return -1;
@@ -161,7 +162,9 @@ static const char *peer_unavailable(const bench_state *S, bench_prep *P, char *w
 static int run_shape(const bench_state *S, bench_prep *P, int shape, bench_row *row, uint64_t *rng) {
     bench_meas *m = &row->m[shape];
     char why[300];
-    const char *na = shape == SHAPE_PEER ? peer_unavailable(S, P, why, sizeof why) : NULL;
+    const char *na = shape != SHAPE_CRK && P->shape_na ? P->shape_na /* Candle's launch cannot run it */
+                     : shape == SHAPE_PEER             ? peer_unavailable(S, P, why, sizeof why)
+                                                       : NULL;
     if (na) {
         printf("  %-14s %-13s %-13s n/a (%s)\n", row->op, row->label, bench_shape_names[shape], na);
         return -3;
@@ -181,7 +184,7 @@ static int run_shape(const bench_state *S, bench_prep *P, int shape, bench_row *
 static void run_shapes(const bench_state *S, bench_prep *P, bench_row *row, bench_report *R, uint64_t *rng) {
     for (int shape = 0; shape < SHAPE_COUNT; shape++) {
         const int st = row->m[shape].state = run_shape(S, P, shape, row, rng);
-        if (shape != SHAPE_PEER && st < 0) R->failed = 1;
+        if (shape != SHAPE_PEER && st < 0 && st != -3) R->failed = 1;
         if (shape == SHAPE_PEER && st == -2) { /* its context may be broken: stop using it */
             printf("ERROR: Candle's kernels disabled for the rest of the run\n");
             candle_peer_close(peer), peer = NULL, peer_off = "disabled after a GPU error";
@@ -328,7 +331,7 @@ static void open_peer(crk_ctx *ctx, const char *argv0, const char *dir, int devi
 static int usage(FILE *f, int rc) {
     fprintf(f, "usage: bench [--sizes 24,28] [--ops copy,exp,gelu,silu,gelu_bf16,cast_f32_bf16,cast_bf16_f32,\n"
                     "              cast_f32_f16,cast_f16_f32,cast_f32_u8,affine,where,add,mul,maximum_bf16,lt,\n"
-                    "              const_set,copy2d,copy2d_bf16,embedding,gather,scatter_add,index_add]\n"
+                    "              const_set,copy2d,copy2d_bf16,embedding,gather,scatter_add,index_add,argsort]\n"
                     "             [--out DIR] [--device N]\n"
                     "             [--source embedded|dir|bundle] [--path P] [--candle-dir DIR] [--no-candle]\n"
                     "             [--no-torch] [--no-plot]\n");

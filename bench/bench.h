@@ -23,7 +23,8 @@ enum { P_F32, P_F32B, P_F32POS, P_BF16, P_BF16B, P_F16, P_U8, P_COUNT };
 extern const crk_dtype bench_pool_dtype[P_COUNT];
 
 enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE, F_BINARY, F_CONST_SET, F_COPY2D,
-       F_INDEX_SELECT, F_GATHER, F_INDEX_ADD, F_SCATTER_ADD }; /* F_INDEX_*..: index.c */
+       F_INDEX_SELECT, F_GATHER, F_INDEX_ADD, F_SCATTER_ADD, /* F_INDEX_*..: index.c */
+       F_ARGSORT };                                          /* argsort.c, through index.c's entry points */
 #define IS_INDEX_FAMILY(f) ((f) >= F_INDEX_SELECT)
 
 typedef struct {
@@ -52,6 +53,11 @@ typedef struct {
     void *ix_ids[MAX_SETS];
     void *ix_ids_host;
     int ix_src_op;                 /* bench_ops index the source was made for, -1 */
+    /* argsort rows (argsort.c): each set's x, and one workspace for all
+     * sets (launches are serialised on the stream) */
+    void *as_x[MAX_SETS];
+    void *as_ws;
+    size_t as_ws_bytes;
 } bench_state;
 
 /* ops.c */
@@ -89,6 +95,10 @@ typedef struct {
     raw_call call[MAX_SETS];
     void *peer_fn;                /* Candle's CUfunction, NULL: none      */
     const struct idx_case *ic;    /* indexing rows: the case, else NULL   */
+    /* Candle's launch when it is not for_num_elems (argsort: a block per
+     * row, shared memory); grid[0] 0: candle_grid(work), no shared memory */
+    unsigned grid[3], block[3], shared;
+    const char *shape_na;         /* why Candle's launch cannot run the row, or NULL */
 } bench_prep;
 
 int prep_make(const bench_state *S, const op_def *op, int lay, bench_prep *P);
@@ -97,6 +107,7 @@ void prep_free(const bench_state *S, bench_prep *P);
 crk_status launch_crk(const bench_state *S, const bench_prep *P, int set);
 crk_status launch_candle_shape(const bench_state *S, const bench_prep *P, int set);
 void candle_grid(size_t work, unsigned grid[3], unsigned block[3]);
+void prep_grid(const bench_prep *P, unsigned grid[3], unsigned block[3]); /* Candle's launch of P */
 
 /* check.c */
 void fill_pool(int pool, void *p, size_t n, uint64_t seed);
@@ -125,12 +136,23 @@ void index_free(bench_state *S, int all); /* the case's buffers; all: the source
 int index_reset(const bench_state *S, const bench_prep *P);
 int index_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
 
+/* argsort.c: the argsort rows, a case = rows x cols (left = rows,
+ * dim_size = n = cols, right = 1, dim 1); index.c's functions call these
+ * for F_ARGSORT, with the same contracts. */
+const idx_case *argsort_cases(int tiny, size_t *count);
+void argsort_describe(const op_def *op, const idx_case *c, char *buf, size_t cap);
+double argsort_bytes(const idx_case *c); /* rows·cols·4 read + rows·cols·4 written */
+int argsort_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *P);
+void argsort_free(bench_state *S);
+int argsort_reset(const bench_state *S, const bench_prep *P);
+int argsort_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
+
 /* candle_peer.c: Candle's cubins through the CUDA driver, in libcrk's context. */
 typedef struct candle_peer candle_peer;
 candle_peer *candle_peer_open(crk_ctx *ctx, const char *dir, int device, char *why, size_t cap);
 void *candle_peer_function(candle_peer *p, const char *module, const char *name, char *why, size_t cap);
-int candle_peer_launch(candle_peer *p, void *fn, const unsigned grid[3], const unsigned block[3], void **args,
-                       char *why, size_t cap);
+int candle_peer_launch(candle_peer *p, void *fn, const unsigned grid[3], const unsigned block[3], unsigned shared,
+                       void **args, char *why, size_t cap);
 void candle_peer_close(candle_peer *p);
 
 /* One measured launch shape of a cell. */

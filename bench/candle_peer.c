@@ -111,11 +111,11 @@ void *candle_peer_function(candle_peer *p, const char *mod_name, const char *nam
     return f;
 }
 
-int candle_peer_launch(candle_peer *p, void *fn, const unsigned grid[3], const unsigned block[3], void **args,
-                       char *why, size_t cap) {
+int candle_peer_launch(candle_peer *p, void *fn, const unsigned grid[3], const unsigned block[3], unsigned shared,
+                       void **args, char *why, size_t cap) {
     const int e = CU(p, LAUNCH, int (*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                         void *, void **, void **))(fn, grid[0], grid[1], grid[2], block[0], block[1],
-                                                                   block[2], 0, NULL, args, NULL);
+                                                                   block[2], shared, NULL, args, NULL);
     if (e) snprintf(why, cap, "cuLaunchKernel: %s", err(p, e));
     return e;
 }

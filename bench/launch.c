@@ -12,6 +12,11 @@ void candle_grid(size_t work, unsigned grid[3], unsigned block[3]) {
     block[0] = 1024, block[1] = block[2] = 1;
 }
 
+void prep_grid(const bench_prep *P, unsigned grid[3], unsigned block[3]) {
+    if (!P->grid[0]) return candle_grid(P->work, grid, block);
+    memcpy(grid, P->grid, sizeof P->grid), memcpy(block, P->block, sizeof P->block);
+}
+
 /* A scalar as the kernel parameter's bytes (only the dtypes the ops use;
  * dtype < 0: a size_t, the indexing kernels' sizes). */
 static int scalar_bytes(int dt, double v, unsigned char out[8]) {
@@ -19,6 +24,7 @@ static int scalar_bytes(int dt, double v, unsigned char out[8]) {
     else if (dt == CRK_F32) { const float f = (float)v; memcpy(out, &f, 4); }
     else if (dt == CRK_F64) memcpy(out, &v, 8);
     else if (dt == CRK_U32) { const uint32_t u = (uint32_t)v; memcpy(out, &u, 4); }
+    else if (dt == CRK_I32) { const int32_t i = (int32_t)v; memcpy(out, &i, 4); } /* argsort's ncols */
     else return -1;
     return 0;
 }
@@ -101,13 +107,15 @@ crk_status launch_crk(const bench_state *S, const bench_prep *P, int set) {
         return crk_index_add(S->ctx, NULL, k, &P->out_l, c->out, &l[0], c->in[0], &l[1], c->in[1], P->ic->dim);
     case F_SCATTER_ADD:
         return crk_scatter(S->ctx, NULL, k, &P->out_l, c->out, &l[0], c->in[0], &l[1], c->in[1], P->ic->dim);
+    case F_ARGSORT: /* left = rows, dim_size = cols; the preallocated workspace */
+        return crk_argsort(S->ctx, NULL, k, c->in[0], c->out, P->ic->left, P->ic->dim_size, S->as_ws, S->as_ws_bytes);
     default: return crk_copy2d(S->ctx, NULL, k, c->in[0], c->out, S->rows, S->cols, S->cols, S->pitch, 0, 0);
     }
 }
 
 crk_status launch_candle_shape(const bench_state *S, const bench_prep *P, int set) {
     unsigned grid[3], block[3];
-    candle_grid(P->work, grid, block);
+    prep_grid(P, grid, block);
     raw_call *c = (raw_call *)&P->call[set]; /* crk_launch takes void **: it only reads */
-    return crk_launch(S->ctx, NULL, P->ki->name, grid, block, 0, c->args, c->sizes, P->ki->nparams);
+    return crk_launch(S->ctx, NULL, P->ki->name, grid, block, P->shared, c->args, c->sizes, P->ki->nparams);
 }

@@ -41,6 +41,8 @@ const op_def bench_ops[] = {
     {"scatter_add", "sa_i64_f32", "i64:f32", F_SCATTER_ADD, {-1, -1, -1}, CRK_F32, 0},
     {"index_add", "ia_u32_bf16", "u32:bf16", F_INDEX_ADD, {-1, -1, -1}, CRK_BF16, 0},
     {"index_add", "ia_u32_f32", "u32:f32", F_INDEX_ADD, {-1, -1, -1}, CRK_F32, 0},
+    /* argsort (argsort.c): rows x cols cases, u32 indices out */
+    {"argsort", "asort_asc_f32", "f32", F_ARGSORT, {-1, -1, -1}, CRK_U32, 0},
 };
 const size_t bench_nops = sizeof bench_ops / sizeof bench_ops[0];
 

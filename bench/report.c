@@ -177,7 +177,8 @@ void report_print_table(const bench_report *r) {
     for (size_t i = 0; i < r->nrows; i++)
         if (!r->rows[i].log2n) { /* once, if there are indexing rows */
             printf("   indexing rows (n -): fixed shapes, layout = case (results.json 'shape'), bytes = ids + elements\n"
-                   "   read + written, dtype = ids:T; %%copy vs the largest size's copy\n");
+                   "   read + written, dtype = ids:T (argsort: rows x cols, bytes = 4 read + 4 written per element); %%copy\n"
+                   "   vs the largest size's copy\n");
             break;
         }
     printf("   candle: %s\n   torch: %s\n", r->candle_info, r->torch_info);

@@ -24,6 +24,9 @@ gather = torch.gather(src, 1, ids, out=); scatter_add = dst.scatter_add_(0,
 ids, src); index_add = dst.index_add_(0, ids, src), in place as ours (dst
 keeps accumulating while timed). int32 ids where ours are u32 (int64 where
 torch refuses them), int64 where ours are i64.
+Argsort rows (bench/argsort.c, label "ROWSxCOLS", log2n 0): torch.argsort(x,
+dim=-1) of random f32 (R, C), torch's default (stable=False), allocating its
+output; bytes = R*C*4 read + R*C*4 written.
 Timing: triton.testing.do_bench (CUDA events, L2 flushed before each call,
 median) when triton imports, else CUDA events around batches of >= 20 ms of
 back-to-back calls rotating over several buffer sets, median of 15.
@@ -76,6 +79,10 @@ INDEX_CASES = {
     "scatter_add": _COMBINE,
     "index_add": _COMBINE,
 }
+# argsort (same tables as bench/argsort.c): (rows, cols), full and --tiny-index
+ARGSORT_OPS = [("argsort", "asort_asc_f32", "f32")]
+ARGSORT_CASES = ([(4096, 1024), (1024, 4096), (64, 8192), (16, 32768), (4, 131072), (1, 262144)],
+                 [(4, 1000), (2, 20000)])
 AFFINE_MUL, AFFINE_ADD = 1.5, -0.25
 CONST_VALUE = 1.5
 PITCH_PAD = 64  # copy2d: dst row stride C + 64
@@ -362,6 +369,25 @@ def main():
                 emit(kind="error", msg=f"{name} {kernel} {label}: {type(e).__name__}: {e}"[:190])
             finally:
                 src = fns = made = None
+                torch.cuda.synchronize()
+                torch.cuda.empty_cache()
+    for name, kernel, t in ARGSORT_OPS:
+        if wanted is not None and name not in wanted and kernel not in wanted:
+            continue
+        for R, C in ARGSORT_CASES[tiny]:
+            xs = None
+            try:
+                nbytes = R * C * 8
+                sets = max(1, min(MAX_SETS, -(-ROTATE_BYTES // nbytes)))
+                xs = [make(t, (R, C)) for _ in range(sets)]
+                ms = timed_sets([(lambda x=x: torch.argsort(x, dim=-1)) for x in xs])
+                emit(kind="row", op=name, kernel=kernel, dtype=t, layout=f"{R}x{C}", log2n=0, n=R * C, ms=ms,
+                     gbps=nbytes / (ms * 1e6), torch_op="torch.argsort(x, dim=-1) (stable=False, allocates)",
+                     buffer_sets=sets)
+            except Exception as e:  # noqa: BLE001
+                emit(kind="error", msg=f"{name} {kernel} {R}x{C}: {type(e).__name__}: {e}"[:190])
+            finally:
+                xs = None
                 torch.cuda.synchronize()
                 torch.cuda.empty_cache()
     return 0
