@@ -39,7 +39,7 @@ void cli_cmd_usage(FILE *f, const char *cmd)
                 "List registry kernels: name, family, module, dtypes and parameters.\n"
                 "  --family F  only kernels of family F (unary, cast, ternary or where, affine,\n"
                 "              binary, cmp, fill, const_set, copy2d, reduce, softmax, norm,\n"
-                "              rope, indexing)\n"
+                "              rope, indexing, sort)\n"
                 "  --module M  only kernels of Candle module M\n"
                 "  An unknown family, module or dtype is a usage error (exit 2) that names the\n"
                 "  known ones; an --arch with no DIR/A directory exits 1 naming the archs there.\n"
