@@ -129,6 +129,8 @@ static const gen_op INDEXING_OPS[] = {
 };
 static const gen_op SORT_OPS[] = {
     {"asort_asc", "crk::asort_asc", NULL, 0, NULL}, {"asort_desc", "crk::asort_desc", NULL, 0, NULL},
+    {"crk_asort_keyed_asc", "crk::asort_keyed_asc", NULL, 0, NULL},
+    {"crk_asort_keyed_desc", "crk::asort_keyed_desc", NULL, 0, NULL},
     {"crk_asort_chunk_asc", "crk::asort_chunk_asc", SIG_ASORT_CHUNK, 0, NULL},
     {"crk_asort_chunk_desc", "crk::asort_chunk_desc", SIG_ASORT_CHUNK, 0, NULL},
     {"crk_asort_merge_asc", "crk::asort_merge_asc", SIG_ASORT_MERGE, 0, NULL},

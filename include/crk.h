@@ -88,8 +88,8 @@ typedef enum {
     CRK_FAMILY_NORM,      /* rmsnorm_*, layernorm_*: module "reduce"      */
     CRK_FAMILY_ROPE,      /* rope_i_*, rope_*, rope_thd_*: module "reduce" */
     CRK_FAMILY_INDEXING,  /* is/gather/ia/s/sa_<ids>_<T>: module "indexing" */
-    CRK_FAMILY_SORT,      /* asort_{asc,desc}_*, and our crk_asort_{chunk,merge}_{asc,desc}_*
-                             (long rows): module "sort" */
+    CRK_FAMILY_SORT,      /* asort_{asc,desc}_*, and our crk_asort_{keyed,chunk,merge}_{asc,desc}_*
+                             (crk_argsort's steps): module "sort" */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -343,10 +343,13 @@ crk_status crk_scatter(crk_ctx *ctx, crk_stream s, const char *name, const crk_l
  *
  * Rows whose index array fits a block's shared memory without opt-in
  * (ncols_pad·4 bytes: n_cols <= 16384 on AMD's 64 KiB LDS, <= 8192 on
- * NVIDIA's 48 KiB) run Candle's kernel under Candle's launch, so the order
- * is Candle's exactly: its bitonic network with strict comparisons, not
- * stable (ties in the network's order), a NaN compared false with
- * everything (it stays where the network leaves it).
+ * NVIDIA's 48 KiB) run Candle's network, so the order is Candle's exactly:
+ * its bitonic network with strict comparisons, not stable (ties in the
+ * network's order), a NaN compared false with everything (it stays where
+ * the network leaves it). Where the row's keys fit beside the indices
+ * (ncols_pad·(sizeof(T) + 2) bytes) the network runs with the keys cached
+ * in shared memory (crk_asort_keyed_*), else it is Candle's kernel under
+ * Candle's launch: the same result either way.
  *
  * Longer rows (up to 2^32 - 1 columns) are sorted by our kernels: chunks
  * of 2048 columns sorted in shared memory, then merge passes between dst

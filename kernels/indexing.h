@@ -12,9 +12,11 @@
  *   [ids dims, ids strides]); upstream applies the ids strides to the
  *   source index (§6 item 9). A NULL info means contiguous ids.
  * - grid-stride loops (any grid is correct) and 64-bit offsets.
- * index_add and scatter(_add) keep upstream's order: a thread per (pre,
- * post) walks j in order, so duplicates accumulate (or, for scatter, the
- * last j wins) the same way on every run; no atomics. */
+ * index_add and scatter(_add) keep upstream's order: each destination
+ * element has one thread, which walks j in order, so duplicates accumulate
+ * (or, for scatter, the last j wins) the same way on every run, bit for bit
+ * as upstream; no atomics. Upstream has a thread per (pre, post) column;
+ * here a larger grid also splits a column's rows (parts, below). */
 #ifndef CRK_INDEXING_H
 #define CRK_INDEXING_H
 #include "binary.h" /* m::add: integer sums wrap */
@@ -95,37 +97,88 @@ CRK_DEV void gather(size_t numel, const I *ids, const T *inp, T *out, size_t lef
         gather_elems<size_t>(numel, ids, inp, out, src_dim_size, ids_dim_size, right_size);
 }
 
+/* index_add and scatter(_add) split a column's destination rows among R
+ * threads (R a power of two): the thread of part r owns the rows whose id
+ * has r in its low bits, and walks j in order. Every destination element
+ * still has one owner adding in upstream's order, so the result is bit for
+ * bit upstream's, while R threads share the column's serial walk. R grows
+ * with the grid: parts(units, rows, cap) is the largest power of two whose
+ * R·units items fit one grid-stride pass (Candle's grid of a thread per
+ * column gives R = 1 unless columns are few), at most the next power of
+ * two >= rows (more parts would own no row) and cap. */
+CRK_DEV uint32_t parts(size_t units, size_t rows, uint32_t cap) {
+    const size_t fit = global_stride() / units;
+    uint32_t r = 1;
+    while ((size_t)r * 2 <= fit && r < rows && r < cap) r *= 2;
+    return r;
+}
+
+/* 1 if id selects a row of dst and that row belongs to part `part` of R. */
+template <class I> CRK_DEV bool owns(I id, size_t dim, uint32_t R, uint32_t part) {
+    return selects(id, dim) && ((uint32_t)(uint64_t)id & (R - 1)) == part;
+}
+
+/* index_add over units of N columns (N > 1 only when right % N == 0): the
+ * parts of a unit sit in different waves, so the ids (one row for all
+ * columns) are read uniformly and each wave's loads are contiguous. */
+template <int N, class I, class T>
+CRK_DEV void index_add_units(const I *__restrict__ ids, size_t n, const T *inp, T *out, size_t left, size_t dst_dim,
+                             size_t right) {
+    const size_t units = left * right / N, upr = right / N;
+    const uint32_t R = parts(units, n < dst_dim ? n : dst_dim, 1024);
+    for (size_t w = global_id(); w < units * R; w += global_stride()) {
+        const size_t u = w % units, pre = u / upr, post = (u - pre * upr) * N;
+        const uint32_t part = (uint32_t)(w / units);
+        const T *src = inp + pre * n * right + post;
+        T *dst = out + pre * dst_dim * right + post;
+        for (size_t j = 0; j < n; ++j) {
+            const I id = ids[j];
+            if (!owns(id, dst_dim, R, part)) continue;
+            T *d = dst + (size_t)id * right;
+            Pack<T, N> a = load_pack<T, N>(d);
+            const Pack<T, N> b = load_pack<T, N>(src + j * right);
+#pragma unroll
+            for (int k = 0; k < N; ++k) a.v[k] = add_elem(a.v[k], b.v[k]);
+            store_pack<T, N>(d, a);
+        }
+    }
+}
+
 /* out[(pre·dst_dim + ids[j])·right + post] += inp[(pre·ids_dim + j)·right + post],
  * j in order; src_dim_size is unused (as upstream). */
 template <class I, class T>
 CRK_DEV void index_add(const I *ids, size_t ids_dim_size, const T *inp, T *out, size_t left_size,
                        size_t src_dim_size, size_t dst_dim_size, size_t right_size) {
     (void)src_dim_size;
-    const size_t n = left_size * right_size;
-    for (size_t t = global_id(); t < n; t += global_stride()) {
-        const size_t pre = t / right_size, post = t - pre * right_size;
-        for (size_t j = 0; j < ids_dim_size; ++j) {
-            const I id = ids[j];
-            if (!selects(id, dst_dim_size)) continue;
-            T &d = out[(pre * dst_dim_size + (size_t)id) * right_size + post];
-            d = add_elem(d, inp[(pre * ids_dim_size + j) * right_size + post]);
-        }
-    }
+    if (left_size == 0 || right_size == 0) return;
+    constexpr int V = 16 / sizeof(T);
+    if (V > 1 && right_size % V == 0 && aligned_for<T, V>(inp) && aligned_for<T, V>(out))
+        index_add_units<V>(ids, ids_dim_size, inp, out, left_size, dst_dim_size, right_size);
+    else
+        index_add_units<1>(ids, ids_dim_size, inp, out, left_size, dst_dim_size, right_size);
 }
 
 /* out[(pre·dst_dim + ids[s])·right + post] = (or +=) inp[s], s = (pre·src_dim
- * + j)·right + post, j in order: for scatter the last j wins. */
+ * + j)·right + post, j in order: for scatter the last j wins. The parts of
+ * a column are neighbouring lanes (ids differ per column: the parts of one
+ * column read the same id); at most 16 parts, as every part reads all of
+ * its column's ids. */
 template <bool Add, class I, class T>
-CRK_DEV void scatter_rows(const I *ids, const T *inp, T *out, size_t left_size, size_t src_dim_size,
+CRK_DEV void scatter_rows(const I *__restrict__ ids, const T *inp, T *out, size_t left_size, size_t src_dim_size,
                           size_t dst_dim_size, size_t right_size) {
-    const size_t n = left_size * right_size;
-    for (size_t t = global_id(); t < n; t += global_stride()) {
-        const size_t pre = t / right_size, post = t - pre * right_size;
+    const size_t cols = left_size * right_size;
+    if (cols == 0) return;
+    const uint32_t R = parts(cols, src_dim_size < dst_dim_size ? src_dim_size : dst_dim_size, 16);
+    for (size_t w = global_id(); w < cols * R; w += global_stride()) {
+        const size_t t = w / R, pre = t / right_size, post = t - pre * right_size;
+        const uint32_t part = (uint32_t)w & (R - 1);
+        const size_t s0 = pre * src_dim_size * right_size + post;
+        T *dst = out + pre * dst_dim_size * right_size + post;
         for (size_t j = 0; j < src_dim_size; ++j) {
-            const size_t s = (pre * src_dim_size + j) * right_size + post;
+            const size_t s = s0 + j * right_size;
             const I id = ids[s];
-            if (!selects(id, dst_dim_size)) continue;
-            T &d = out[(pre * dst_dim_size + (size_t)id) * right_size + post];
+            if (!owns(id, dst_dim_size, R, part)) continue;
+            T &d = dst[(size_t)id * right_size];
             d = Add ? add_elem(d, inp[s]) : inp[s];
         }
     }

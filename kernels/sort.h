@@ -1,6 +1,7 @@
 /* sort.h — module sort (fact sheet §4.17): Candle's asort_{asc,desc}_<dt>,
- * and our crk_asort_{chunk,merge}_{asc,desc}_<dt> for rows past shared
- * memory (libcrk's crk_argsort launches them).
+ * and our crk_asort_keyed_* (Candle's result, faster) and
+ * crk_asort_{chunk,merge}_{asc,desc}_<dt> for rows past shared memory
+ * (libcrk's crk_argsort launches them).
  *
  * asort_*: Candle's kernel. Block blockIdx.x sorts row blockIdx.x: a
  * bitonic network over the index array dst_row[0..ncols_pad) in dynamic
@@ -11,7 +12,8 @@
  * col + blockDim, ... when ncols_pad > blockDim). Not stable; NaN compares
  * false. Beyond upstream: 64-bit row offsets.
  *
- * crk_asort_*: a total order (value, then column; NaN after every number in
+ * crk_asort_keyed_*: Candle's network, keys cached in shared memory (below).
+ * crk_asort_chunk/merge_*: a total order (value, then column; NaN after every number in
  * both orders), so the result is that of a stable sort whatever the network:
  *   chunk: 2048-column chunks of each row sorted in shared memory (keys and
  *          indices, bitonic), any grid (blocks loop over row x chunk);
@@ -57,6 +59,48 @@ template <class T> CRK_DEV void asort_asc(const T *x, uint32_t *dst, int ncols, 
 }
 template <class T> CRK_DEV void asort_desc(const T *x, uint32_t *dst, int ncols, int ncols_pad) {
     asort_candle<false>(x, dst, ncols, ncols_pad);
+}
+
+/* Candle's network with each row's keys beside its indices in dynamic
+ * shared memory (pad·sizeof(T) bytes of keys, then pad u16 indices: rows
+ * of at most 65536 columns), a thread per compare-exchange pair. The same
+ * pairs, directions and comparisons in the same stage order as
+ * asort_candle, so the same result (ties and NaN included), without a
+ * global load per compare. libcrk's crk_argsort runs it when it fits. */
+template <bool Asc, class T> CRK_DEV void asort_keyed(const T *x, uint32_t *dst, int ncols, int ncols_pad) {
+    extern __shared__ double keyed_smem[]; /* 8-byte aligned for any T */
+    T *key = reinterpret_cast<T *>(keyed_smem);
+    uint16_t *id = reinterpret_cast<uint16_t *>(key + ncols_pad);
+    const size_t row = blockIdx.x;
+    const T *xr = x + row * (size_t)ncols;
+    const int step = (int)blockDim.x, half = ncols_pad / 2;
+    for (int c = (int)threadIdx.x; c < ncols_pad; c += step) {
+        id[c] = (uint16_t)c;
+        if (c < ncols) key[c] = xr[c];
+    }
+    block_barrier();
+    for (int k = 2; k <= ncols_pad; k *= 2)
+        for (int j = k / 2; j > 0; j /= 2) {
+            for (int p = (int)threadIdx.x; p < half; p += step) {
+                const int i = 2 * p - (p & (j - 1)), l = i + j; /* Candle's col and col ^ j */
+                const int a = id[i], b = id[l];
+                const bool swap = (i & k) == 0
+                    ? a >= ncols || (b < ncols && after<Asc>(Arith<T>::in(key[i]), Arith<T>::in(key[l])))
+                    : b >= ncols || (a < ncols && after<Asc>(Arith<T>::in(key[l]), Arith<T>::in(key[i])));
+                if (swap) {
+                    const T t = key[i];
+                    key[i] = key[l], key[l] = t, id[i] = (uint16_t)b, id[l] = (uint16_t)a;
+                }
+            }
+            block_barrier();
+        }
+    for (int c = (int)threadIdx.x; c < ncols; c += step) dst[row * (size_t)ncols + c] = id[c];
+}
+template <class T> CRK_DEV void asort_keyed_asc(const T *x, uint32_t *dst, int ncols, int ncols_pad) {
+    asort_keyed<true>(x, dst, ncols, ncols_pad);
+}
+template <class T> CRK_DEV void asort_keyed_desc(const T *x, uint32_t *dst, int ncols, int ncols_pad) {
+    asort_keyed<false>(x, dst, ncols, ncols_pad);
 }
 
 /* ------------------------------------------------------ our total order */

@@ -177,6 +177,20 @@ crk_status crk_gather(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     return launch(ctx, s, ki, NULL, 0, &a, sc, a.numel, 1);
 }
 
+static size_t n_min(size_t a, size_t b) { return a < b ? a : b; }
+
+/* Threads for index_add and scatter: one per column (index_add: per 16
+ * bytes of a row when right allows), times the parts into which the
+ * kernels split a column's destination rows (kernels/indexing.h: at most
+ * `cap`, no more than the rows that can be hit), while the grid stays
+ * near ACC_THREADS, enough to fill a GPU. */
+#define ACC_THREADS ((size_t)1 << 17)
+static size_t acc_threads(size_t units, size_t rows, size_t cap) {
+    size_t r = 1;
+    while (r < rows && r < cap && units * r * 2 <= ACC_THREADS) r *= 2;
+    return units * r;
+}
+
 /* index_add and scatter: in place on dst; src's dims equal dst's but at dim. */
 static crk_status accumulate(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const crk_layout *dst_l,
                              void *dst, const crk_layout *ids_l, const void *ids, const crk_layout *src_l,
@@ -206,7 +220,12 @@ static crk_status accumulate(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
     const double n = (double)src_l->dims[dim];
     const double ia_sc[5] = {n, (double)left, n, (double)dst_l->dims[dim], (double)right},
                  s_sc[4] = {(double)left, n, (double)dst_l->dims[dim], (double)right};
-    return launch(ctx, s, ki, NULL, 0, &a, ia ? ia_sc : s_sc, left * right, 1);
+    const size_t cols = left * right, v = 16 / crk_dtype_size((crk_dtype)crk_operand_dtype(ki, -1));
+    const size_t rows = ia ? src_l->dims[dim] : n_min(src_l->dims[dim], dst_l->dims[dim]);
+    return launch(ctx, s, ki, NULL, 0, &a, ia ? ia_sc : s_sc,
+                  ia ? acc_threads(right % v ? cols : cols / v, n_min(rows, dst_l->dims[dim]), 1024)
+                     : acc_threads(cols, rows, 16),
+                  1);
 }
 
 crk_status crk_index_add(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *dst_l, void *dst,

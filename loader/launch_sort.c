@@ -1,7 +1,8 @@
 /* launch_sort.c — libcrk's helper of module sort: crk_argsort. Rows whose
- * index array fits a block's shared memory run Candle's asort_* under
- * Candle's launch; longer ones run our chunk sort and merge passes, which
- * ping-pong between dst and a workspace (include/crk.h states the orders). */
+ * index array fits a block's shared memory get Candle's network and order
+ * (with the keys cached in shared memory where they fit too); longer ones
+ * run our chunk sort and merge passes, which ping-pong between dst and a
+ * workspace (include/crk.h states the orders). */
 #include "context.h"
 #include "error.h"
 #include "launch.h"
@@ -13,11 +14,11 @@
 #define MAX_GRID 0x7FFFFFFFu
 #define CHUNK 2048u /* kernels/sort.h SORT_CHUNK */
 
-/* Longest row Candle's kernel sorts here: ncols_pad·4 bytes within the
- * shared memory a block gets without opt-in (AMD 64 KiB, NVIDIA 48 KiB). */
-static size_t shared_cols(const crk_ctx *ctx) {
-    return strcmp(ctx->gpu.image_kind, "nvidia") ? 16384 : 8192;
-}
+/* Shared memory a block gets without opt-in (AMD 64 KiB, NVIDIA 48 KiB). */
+static size_t shared_bytes(const crk_ctx *ctx) { return strcmp(ctx->gpu.image_kind, "nvidia") ? 65536 : 49152; }
+
+/* Longest row Candle's network sorts here: its ncols_pad·4 bytes fit. */
+static size_t shared_cols(const crk_ctx *ctx) { return shared_bytes(ctx) / 4; }
 
 static size_t pow2_at_least(size_t n) {
     size_t p = 1;
@@ -34,19 +35,6 @@ size_t crk_argsort_workspace_size(const crk_ctx *ctx, size_t n_rows, size_t n_co
     return n_cols <= shared_cols(ctx) ? 0 : n * 4;
 }
 
-/* asort_<order>_<dt> under Candle's launch: grid (rows), block
- * min(ncols_pad, 1024), ncols_pad·4 bytes of dynamic shared memory. */
-static crk_status candle_sort(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const void *src, uint32_t *dst,
-                              size_t n_rows, size_t n_cols) {
-    const size_t pad = pow2_at_least(n_cols);
-    arg_pack a = {.out = dst, .in = {src}, .shared_bytes = (unsigned)(pad * 4)};
-    const double sc[2] = {(double)n_cols, (double)pad};
-    crk_status st = crk_pack_args(ki, &a, sc, 2, NULL);
-    if (st != CRK_OK) return st;
-    const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {(unsigned)(pad < 1024 ? pad : 1024), 1, 1};
-    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
-}
-
 /* Our kernel crk_asort_<step>_<order>_<dt> for the Candle kernel ki. */
 static const crk_kernel_info *long_kernel(const crk_kernel_info *ki, const char *step, crk_status *st) {
     char name[96];
@@ -55,6 +43,25 @@ static const crk_kernel_info *long_kernel(const crk_kernel_info *ki, const char 
     const crk_kernel_info *k = crk_kernel_find(name);
     if (!k) *st = crk_fail(CRK_E_NOT_FOUND, "%s: its long-row kernel %s is missing", ki->name, name);
     return k;
+}
+
+/* Candle's network on a block per row: crk_asort_keyed_<order>_<dt> (the
+ * row's keys cached beside the indices: ncols_pad·(sizeof(T) + 2) bytes,
+ * block min(ncols_pad/2, 1024)) where that fits, else asort_<order>_<dt>
+ * under Candle's launch (block min(ncols_pad, 1024), ncols_pad·4 bytes).
+ * Both give Candle's order. */
+static crk_status candle_sort(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const void *src, uint32_t *dst,
+                              size_t n_rows, size_t n_cols) {
+    crk_status st = CRK_OK;
+    const size_t pad = pow2_at_least(n_cols), tsz = crk_dtype_size((crk_dtype)ki->dtypes[0]);
+    const int keyed = pad * (tsz + 2) <= shared_bytes(ctx);
+    if (keyed && !(ki = long_kernel(ki, "keyed", &st))) return st;
+    const size_t threads = keyed ? (pad > 1 ? pad / 2 : 1) : pad;
+    arg_pack a = {.out = dst, .in = {src}, .shared_bytes = (unsigned)(keyed ? pad * (tsz + 2) : pad * 4)};
+    const double sc[2] = {(double)n_cols, (double)pad};
+    if ((st = crk_pack_args(ki, &a, sc, 2, NULL)) != CRK_OK) return st;
+    const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {(unsigned)(threads < 1024 ? threads : 1024), 1, 1};
+    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }
 
 /* Chunks sorted into the buffer that makes the last merge pass land in dst. */

@@ -70,7 +70,9 @@ spawn idsbug 'is_*' indexing indexing.h 's/ids\[strided_ids ? strided_offsets<1,
 # indexing: the range test is off by one (id == dim selects a row past the end)
 spawn offbyone 'ia_*' indexing indexing.h 's/(uint64_t)id < dim;/(uint64_t)id <= dim;/'
 # indexing: index_add with a wrong right_size (one less) in the destination
-spawn rightsize 'ia_*' indexing indexing.h 's/T \&d = out\[(pre \* dst_dim_size + (size_t)id) \* right_size + post\];/T \&d = out[(pre * dst_dim_size + (size_t)id) * (right_size > 1 ? right_size - 1 : 1) + post];/'
+spawn rightsize 'ia_*' indexing indexing.h 's/T \*d = dst + (size_t)id \* right;/T *d = dst + (size_t)id * (right > 1 ? right - 1 : 1);/'
+# indexing: scatter_add's parts overlap (a row is added by several threads)
+spawn parts 'sa_*' indexing indexing.h 's/((uint32_t)(uint64_t)id \& (R - 1)) == part;/((uint32_t)(uint64_t)id \& (R - 1)) <= part;/'
 # sort: padding indices are not moved to the end of an up half
 spawn sortpad 'asort_asc_f32' sort sort.h 's/? a >= ncols || (b < ncols/? (b < ncols/'
 # sort: equal keys swap (>= instead of Candle's strict >)

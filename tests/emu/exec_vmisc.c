@@ -1,7 +1,7 @@
 /* exec_vmisc.c — VALU operations that do not fit the plain lane shapes
  * of exec_valu.c: carry in/out (VOP2 via VCC, VOP3b via an SGPR mask),
  * v_cndmask, 64-bit results, the division helpers, ldexp/frexp/trig_preop,
- * accumulating and literal-constant FMAs, and cross-lane moves. */
+ * accumulating and literal-constant FMAs, cross-lane moves and v_swap. */
 #include "exec_valu.h"
 #include "exec_fp.h"
 
@@ -235,6 +235,17 @@ int ex_vmisc(ex_ctx *c)
         if (in->dst.kind != ISA_OPD_VGPR)
             return ex_error(c, "bad destination");
         w->vgpr[in->dst.reg][l] = ex_sread(c, &in->src[0], 0, TY_B32);
+        return EMU_STEP_OK;
+    }
+    case ISA_OP_v_swap_b32: { /* exchange two VGPRs in the active lanes */
+        if (in->dst.kind != ISA_OPD_VGPR || in->src[0].kind != ISA_OPD_VGPR || in->fmt != ISA_FMT_VOP1)
+            return ex_error(c, "v_swap_b32 needs two VGPRs (VOP1)");
+        for (int l = 0; l < w->wave_size; l++)
+            if ((c->exec >> l) & 1) {
+                const uint32_t t = w->vgpr[in->dst.reg][l];
+                w->vgpr[in->dst.reg][l] = w->vgpr[in->src[0].reg][l];
+                w->vgpr[in->src[0].reg][l] = t;
+            }
         return EMU_STEP_OK;
     }
     default:

@@ -657,6 +657,27 @@ static void test_ds(void)
     CHECK(emu_step(&w, err, sizeof err) == EMU_STEP_ERROR && strstr(err, "LDS"), "LDS bounds: %s", err);
 }
 
+/* v_swap_b32 exchanges two VGPRs in the active lanes only (gfx9 VOP1). */
+static const uint8_t k_swap[] = {
+    0x0d,0xa3,0x18,0x7e, /* v_swap_b32 v12, v13 */
+    0x00,0x00,0x81,0xbf, /* s_endpgm */
+};
+
+static void test_swap(void)
+{
+    emu_wave w;
+    char err[300];
+    wave(&w, EMU_GFX9, k_swap, sizeof k_swap);
+    w.exec = 0x00000000FFFFFFFFull;
+    for (int l = 0; l < 64; l++)
+        vgpr[12][l] = (uint32_t)l, vgpr[13][l] = 1000u + (uint32_t)l;
+    for (int i = 0; i < 4 && emu_step(&w, err, sizeof err) == EMU_STEP_OK; i++) {}
+    for (int l = 0; l < 64; l++)
+        CHECK(vgpr[12][l] == (l < 32 ? 1000u + (uint32_t)l : (uint32_t)l) &&
+              vgpr[13][l] == (l < 32 ? (uint32_t)l : 1000u + (uint32_t)l), "v_swap_b32 lane %d: %u %u", l,
+              vgpr[12][l], vgpr[13][l]);
+}
+
 /* gfx90a's opcode map, picked from the image's ELF header (e_flags mach
  * 0x3f): VOP2 op 0x17 is v_madmk_f32 there (unfused), v_fmamk_f32 on
  * gfx940+. Operands chosen so fused and unfused results differ. */
@@ -820,6 +841,7 @@ int main(int argc, char **argv)
     test_pk();
     test_t16();
     test_ds();
+    test_swap();
     test_gfx90a();
     test_cache();
     test_salu();

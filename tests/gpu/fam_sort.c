@@ -12,6 +12,11 @@
  *   libcrk's: crk_argsort (caller's workspace on even cases, NULL on odd);
  *     rows it gives Candle's kernel compare with the network, longer rows
  *     with ref_argsort_stable (its documented total order).
+ * crk_asort_keyed_* (Candle's network, keys in shared memory; up to 16385
+ *   columns): libcrk's launch (block min(ncols_pad/2, 1024), ncols_pad·
+ *   (sizeof(T) + 2) bytes) and, under the other shape, blocks of 64 threads;
+ *   compared with the network like Candle's; past shared memory the launch
+ *   must fail cleanly.
  * crk_asort_chunk_* (16385, 33000): the chunk kernel alone, libcrk's grid
  *   (a block per chunk, 1024 threads) and, under the other shape, 3 blocks of
  *   256 threads; every 2048-column chunk compared with ref_argsort_stable.
@@ -40,9 +45,12 @@ static const sort_case SORTS[] = {
 #define CHUNK 2048u /* kernels/sort.h SORT_CHUNK */
 #define LONG_COLS 16384 /* rows above it are long on every device */
 
-enum { K_CANDLE, K_CHUNK, K_MERGE };
+enum { K_CANDLE, K_KEYED, K_CHUNK, K_MERGE };
 static int kind_of(const crk_kernel_info *ki) {
-    return strncmp(ki->op, "crk_", 4) ? K_CANDLE : strstr(ki->op, "chunk") ? K_CHUNK : K_MERGE;
+    return strncmp(ki->op, "crk_", 4) ? K_CANDLE
+           : strstr(ki->op, "keyed")  ? K_KEYED
+           : strstr(ki->op, "chunk")  ? K_CHUNK
+                                      : K_MERGE;
 }
 static int is_asc(const crk_kernel_info *ki) { return strstr(ki->op, "asc") != NULL; }
 
@@ -147,14 +155,19 @@ int run_sort(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     crk_status st = CRK_OK;
     int network = 0;
     size_t window = 0;
-    if (kind == K_CANDLE && candle) {
+    if ((kind == K_CANDLE && candle) || kind == K_KEYED) {
         const size_t limit = strncmp(crk_device_target(S->ctx), "sm_", 3) ? 65536 : 49152;
+        const size_t bytes = kind == K_KEYED ? (size_t)pad_i * (sz + 2) : (size_t)pad_i * 4;
+        const unsigned half = pad_i > 1 ? (unsigned)pad_i / 2 : 1;
+        const unsigned block = kind == K_CANDLE ? (pad_i < 1024 ? (unsigned)pad_i : 1024)
+                               : candle         ? 64
+                                                : (half < 1024 ? half : 1024);
         void *args[4] = {&x, &dst, &cols_i, &pad_i};
         if (rows == 0) return 0; /* Candle launches nothing for no rows */
-        st = launch_args(S, ki, (unsigned)rows, pad_i < 1024 ? (unsigned)pad_i : 1024, (unsigned)pad_i * 4, args);
-        if ((size_t)pad_i * 4 > limit) { /* as Candle's: the launch fails, cleanly */
+        st = launch_args(S, ki, (unsigned)rows, block, (unsigned)bytes, args);
+        if (bytes > limit) { /* as Candle's: the launch fails, cleanly */
             if (st != CRK_OK) return crk_synchronize(S->ctx), 0;
-            return printf("FAIL %s [%s]: %d bytes of shared memory launched\n", ki->name, cname, pad_i * 4), 1;
+            return printf("FAIL %s [%s]: %zu bytes of shared memory launched\n", ki->name, cname, bytes), 1;
         }
         network = 1;
     } else if (kind == K_CANDLE) {
@@ -194,7 +207,8 @@ int sort_applies(const layout_case *lc, const crk_kernel_info *ki) {
     const size_t cols = SORTS[i].cols;
     const crk_dtype dt = (crk_dtype)ki->dtypes[0];
     switch (kind_of(ki)) {
-    case K_CANDLE: return cols <= LONG_COLS + 1;
+    case K_CANDLE:
+    case K_KEYED: return cols <= LONG_COLS + 1;
     case K_CHUNK: return cols > LONG_COLS && cols <= 33000;
     default:
         if (cols == (1u << 20)) return ki == crk_kernel_find("crk_asort_merge_asc_f32");
