@@ -331,7 +331,8 @@ static void open_peer(crk_ctx *ctx, const char *argv0, const char *dir, int devi
 static int usage(FILE *f, int rc) {
     fprintf(f, "usage: bench [--sizes 24,28] [--ops copy,exp,gelu,silu,gelu_bf16,cast_f32_bf16,cast_bf16_f32,\n"
                     "              cast_f32_f16,cast_f16_f32,cast_f32_u8,affine,where,add,mul,maximum_bf16,lt,\n"
-                    "              const_set,copy2d,copy2d_bf16,embedding,gather,scatter_add,index_add,argsort]\n"
+                    "              const_set,copy2d,copy2d_bf16,embedding,gather,scatter_add,index_add,argsort,\n"
+                    "              softmax,rmsnorm,layernorm,sum,max,argmax,rope]\n"
                     "             [--out DIR] [--device N]\n"
                     "             [--source embedded|dir|bundle] [--path P] [--candle-dir DIR] [--no-candle]\n"
                     "             [--no-torch] [--no-plot]\n");

@@ -24,8 +24,10 @@ extern const crk_dtype bench_pool_dtype[P_COUNT];
 
 enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE, F_BINARY, F_CONST_SET, F_COPY2D,
        F_INDEX_SELECT, F_GATHER, F_INDEX_ADD, F_SCATTER_ADD, /* F_INDEX_*..: index.c */
-       F_ARGSORT };                                          /* argsort.c, through index.c's entry points */
-#define IS_INDEX_FAMILY(f) ((f) >= F_INDEX_SELECT)
+       F_ARGSORT,                                            /* argsort.c, through index.c's entry points */
+       F_SOFTMAX, F_NORM, F_FAST, F_ROPE };                  /* module reduce: reduce.c, likewise */
+#define IS_INDEX_FAMILY(f) ((f) >= F_INDEX_SELECT) /* fixed shapes, their own cases */
+#define IS_REDUCE_FAMILY(f) ((f) >= F_SOFTMAX)
 
 typedef struct {
     const char *op, *kernel, *dtype; /* bench name, crk/Candle kernel, label   */
@@ -58,6 +60,9 @@ typedef struct {
     void *as_x[MAX_SETS];
     void *as_ws;
     size_t as_ws_bytes;
+    /* reduce rows (reduce.c; x and outputs in as_x and out): alpha then
+     * beta (norms) or cos then sin (rope), shared by the sets */
+    void *rd_aux;
 } bench_state;
 
 /* ops.c */
@@ -146,6 +151,19 @@ int argsort_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep
 void argsort_free(bench_state *S);
 int argsort_reset(const bench_state *S, const bench_prep *P);
 int argsort_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
+
+/* reduce.c: the rows of module reduce (softmax, rmsnorm/layernorm,
+ * fast_sum/max/argmax over the last dim, rope), a case = rows x cols
+ * (left = rows, dim_size = cols; rope: left = b·h, dim_size = t, n = d);
+ * index.c's functions call these for IS_REDUCE_FAMILY, same contracts. */
+const idx_case *reduce_cases(const op_def *op, int tiny, size_t *count);
+void reduce_describe(const op_def *op, const idx_case *c, char *buf, size_t cap);
+double reduce_bytes(const op_def *op, const idx_case *c); /* read once + written once */
+int reduce_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *P);
+void reduce_free(bench_state *S);
+int reduce_reset(const bench_state *S, const bench_prep *P);
+int reduce_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
+crk_status reduce_launch_crk(const bench_state *S, const bench_prep *P, int set);
 
 /* candle_peer.c: Candle's cubins through the CUDA driver, in libcrk's context. */
 typedef struct candle_peer candle_peer;

@@ -33,7 +33,7 @@ const idx_case *index_cases(const op_def *op, int tiny, size_t *count) {
     case F_INDEX_ADD:
     case F_SCATTER_ADD: return *count = tiny ? N_OF(COMBINE_TINY) : N_OF(COMBINE), tiny ? COMBINE_TINY : COMBINE;
     case F_ARGSORT: return argsort_cases(tiny, count);
-    default: return *count = 0, NULL;
+    default: return IS_REDUCE_FAMILY(op->family) ? reduce_cases(op, tiny, count) : (*count = 0, NULL);
     }
 }
 
@@ -58,6 +58,7 @@ static int sizes_of(const op_def *op, const idx_case *c, idx_sizes *z) {
 
 double index_bytes(const op_def *op, const idx_case *c) {
     if (op->family == F_ARGSORT) return argsort_bytes(c);
+    if (IS_REDUCE_FAMILY(op->family)) return reduce_bytes(op, c);
     idx_sizes z;
     if (sizes_of(op, c, &z)) return 0;
     const double is = (double)crk_dtype_size(z.it), ts = (double)crk_dtype_size(z.t);
@@ -80,6 +81,7 @@ static void dims_str(const crk_layout *l, char *b, size_t cap) {
 
 void index_describe(const op_def *op, const idx_case *c, char *buf, size_t cap) {
     if (op->family == F_ARGSORT) return argsort_describe(op, c, buf, cap);
+    if (IS_REDUCE_FAMILY(op->family)) return reduce_describe(op, c, buf, cap);
     crk_layout a, b;
     char x[40], y[40], ids[40];
     dims2(c, c->dim_size, &a), dims2(c, c->n, &b);
@@ -200,6 +202,7 @@ void index_free(bench_state *S, int all) {
     }
     free(S->ix_ids_host), S->ix_ids_host = NULL;
     argsort_free(S);
+    reduce_free(S);
     if (all && S->ix_src) crk_free(S->ctx, S->ix_src), S->ix_src = NULL, S->ix_src_op = -1;
 }
 
@@ -207,6 +210,7 @@ static int gpu_err(const char *what) { return printf("ERROR: %s: %s\n", what, cr
 
 int index_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *P, int op_index) {
     if (op->family == F_ARGSORT) return argsort_prep(S, op, c, P);
+    if (IS_REDUCE_FAMILY(op->family)) return reduce_prep(S, op, c, P);
     memset(P, 0, sizeof *P);
     P->op = op, P->lay = LAY_CONTIG, P->ic = c;
     idx_sizes z;
@@ -265,6 +269,7 @@ int index_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *
 
 int index_reset(const bench_state *S, const bench_prep *P) {
     if (P->op->family == F_ARGSORT) return argsort_reset(S, P);
+    if (IS_REDUCE_FAMILY(P->op->family)) return reduce_reset(S, P);
     if (adds(P->op)) return upload_values(S, P->op, (crk_dtype)P->ki->dtypes[1], S->out[0], S->n, 1);
     return crk_memset(S->ctx, S->out[0], 0xFF, S->out_bytes) != CRK_OK ? gpu_err("memset") : 0;
 }
@@ -292,6 +297,7 @@ static double expected(const bench_state *S, const bench_prep *P, size_t o) {
 
 int index_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who) {
     if (P->op->family == F_ARGSORT) return argsort_check(S, P, rng, who);
+    if (IS_REDUCE_FAMILY(P->op->family)) return reduce_check(S, P, rng, who);
     const crk_dtype t = (crk_dtype)P->ki->dtypes[1];
     const size_t ts = crk_dtype_size(t), n = S->n;
     size_t idx[64] = {0, n - 1, n / 2, P->ic->right - 1, n - P->ic->right};

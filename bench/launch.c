@@ -109,6 +109,10 @@ crk_status launch_crk(const bench_state *S, const bench_prep *P, int set) {
         return crk_scatter(S->ctx, NULL, k, &P->out_l, c->out, &l[0], c->in[0], &l[1], c->in[1], P->ic->dim);
     case F_ARGSORT: /* left = rows, dim_size = cols; the preallocated workspace */
         return crk_argsort(S->ctx, NULL, k, c->in[0], c->out, P->ic->left, P->ic->dim_size, S->as_ws, S->as_ws_bytes);
+    case F_SOFTMAX:
+    case F_NORM:
+    case F_FAST:
+    case F_ROPE: return reduce_launch_crk(S, P, set);
     default: return crk_copy2d(S->ctx, NULL, k, c->in[0], c->out, S->rows, S->cols, S->cols, S->pitch, 0, 0);
     }
 }

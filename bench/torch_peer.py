@@ -27,6 +27,12 @@ torch refuses them), int64 where ours are i64.
 Argsort rows (bench/argsort.c, label "ROWSxCOLS", log2n 0): torch.argsort(x,
 dim=-1) of random f32 (R, C), torch's default (stable=False), allocating its
 output; bytes = R*C*4 read + R*C*4 written.
+Reduce rows (bench/reduce.c, label "ROWSxCOLS" or rope's "1xHxTxD", log2n 0):
+softmax = torch.softmax(x, -1, out=); rmsnorm = F.rms_norm(x, (C,), alpha,
+1e-5); layernorm = F.layer_norm(x, (C,), alpha, beta, 1e-5); sum/max/argmax =
+torch.sum/amax/argmax(x, -1, out=) (argmax writes int64); rope = eager
+rotate-half (x1*c - x2*s, x1*s + x2*c, concatenated: several kernels, as
+written by models without a fused rope). Bytes as bench/reduce.c counts them.
 Timing: triton.testing.do_bench (CUDA events, L2 flushed before each call,
 median) when triton imports, else CUDA events around batches of >= 20 ms of
 back-to-back calls rotating over several buffer sets, median of 15.
@@ -83,6 +89,21 @@ INDEX_CASES = {
 ARGSORT_OPS = [("argsort", "asort_asc_f32", "f32")]
 ARGSORT_CASES = ([(4096, 1024), (1024, 4096), (64, 8192), (16, 32768), (4, 131072), (1, 262144)],
                  [(4, 1000), (2, 20000)])
+# module reduce (same tables as bench/reduce.c): name, kernel, T, family;
+# cases (label, rows, cols[, d]) full and --tiny-index
+REDUCE_OPS = [
+    ("softmax", "softmax_f32", "f32", "softmax"), ("softmax", "softmax_bf16", "bf16", "softmax"),
+    ("rmsnorm", "rmsnorm_bf16", "bf16", "rmsnorm"), ("rmsnorm", "rmsnorm_f32", "f32", "rmsnorm"),
+    ("layernorm", "layernorm_bf16", "bf16", "layernorm"), ("sum", "fast_sum_f32", "f32", "sum"),
+    ("max", "fast_max_f32", "f32", "max"), ("argmax", "fast_argmax_f32", "f32", "argmax"),
+    ("rope", "rope_bf16", "bf16", "rope"), ("rope", "rope_f32", "f32", "rope"),
+]
+REDUCE_CASES = {
+    "softmax": ([("4096x4096", 4096, 4096), ("32x128256", 32, 128256)], [("16x1000", 16, 1000), ("4x5000", 4, 5000)]),
+    "norm": ([("8192x4096", 8192, 4096)], [("8x500", 8, 500), ("4x2048", 4, 2048)]),
+    "argmax": ([("32x128256", 32, 128256)], [("4x5000", 4, 5000)]),
+    "rope": ([("1x32x4096x128", 32, 4096, 128)], [("1x4x16x32", 4, 16, 32)]),
+}
 AFFINE_MUL, AFFINE_ADD = 1.5, -0.25
 CONST_VALUE = 1.5
 PITCH_PAD = 64  # copy2d: dst row stride C + 64
@@ -388,6 +409,67 @@ def main():
                 emit(kind="error", msg=f"{name} {kernel} {R}x{C}: {type(e).__name__}: {e}"[:190])
             finally:
                 xs = None
+                torch.cuda.synchronize()
+                torch.cuda.empty_cache()
+    for name, kernel, t, family in REDUCE_OPS:
+        if wanted is not None and name not in wanted and kernel not in wanted:
+            continue
+        key = family if family in ("softmax", "argmax", "rope") else "norm"
+        for case in REDUCE_CASES[key][tiny]:
+            xs = aux = None
+            try:
+                label, R, C = case[0], case[1], case[2]
+                d = case[3] if family == "rope" else 1
+                ts = ISZ[t]
+                el = R * C * d
+                out_el = R if family in ("sum", "max", "argmax") else el
+                out_sz = 4 if family == "argmax" else ts
+                nbytes = el * ts + out_el * out_sz
+                if family in ("rmsnorm", "layernorm"):
+                    nbytes += (2 if family == "layernorm" else 1) * C * ts
+                if family == "rope":
+                    nbytes += C * d * ts
+                sets = max(1, min(MAX_SETS, -(-ROTATE_BYTES // nbytes)))
+                shape = (1, R, C, d) if family == "rope" else (R, C)
+                xs = [make(t, shape) for _ in range(sets)]
+                if family in ("sum", "max"):
+                    ys = [torch.empty((R,), device=dev, dtype=DT[t]) for _ in range(sets)]
+                elif family == "argmax":
+                    ys = [torch.empty((R,), device=dev, dtype=torch.int64) for _ in range(sets)]
+                elif family == "softmax":
+                    ys = [torch.empty_like(x) for x in xs]
+                if family == "softmax":
+                    fns = [(lambda x=x, y=y: torch.softmax(x, -1, out=y)) for x, y in zip(xs, ys)]
+                    what = "torch.softmax(x, -1, out=)"
+                elif family == "rmsnorm":
+                    aux = make(t, (C,))
+                    fns = [(lambda x=x: F.rms_norm(x, (C,), aux, 1e-5)) for x in xs]
+                    what = "F.rms_norm(x, (C,), alpha, 1e-5) (allocates)"
+                elif family == "layernorm":
+                    aux = (make(t, (C,)), make(t, (C,)))
+                    fns = [(lambda x=x: F.layer_norm(x, (C,), aux[0], aux[1], 1e-5)) for x in xs]
+                    what = "F.layer_norm(x, (C,), alpha, beta, 1e-5) (allocates)"
+                elif family in ("sum", "max", "argmax"):
+                    f = {"sum": torch.sum, "max": torch.amax, "argmax": torch.argmax}[family]
+                    fns = [(lambda x=x, y=y: f(x, -1, out=y)) for x, y in zip(xs, ys)]
+                    what = f"torch.{f.__name__}(x, -1, out=)"
+                else:
+                    h = d // 2
+                    aux = (make(t, (C, h)).cos(), make(t, (C, h)).sin())
+                    c2, s2 = aux
+
+                    def rope(x):
+                        x1, x2 = x[..., :h], x[..., h:]
+                        return torch.cat((x1 * c2 - x2 * s2, x1 * s2 + x2 * c2), dim=-1)
+                    fns = [(lambda x=x: rope(x)) for x in xs]
+                    what = "eager rotate-half: cat(x1*c - x2*s, x1*s + x2*c) (several kernels)"
+                ms = timed_sets(fns)
+                emit(kind="row", op=name, kernel=kernel, dtype=t, layout=label, log2n=0, n=el, ms=ms,
+                     gbps=nbytes / (ms * 1e6), torch_op=what, buffer_sets=sets)
+            except Exception as e:  # noqa: BLE001
+                emit(kind="error", msg=f"{name} {kernel} {case[0]}: {type(e).__name__}: {e}"[:190])
+            finally:
+                xs = aux = ys = fns = None
                 torch.cuda.synchronize()
                 torch.cuda.empty_cache()
     return 0
