@@ -287,7 +287,12 @@ crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *
  * is CRK_E_INVALID (Candle: EmptyTensor); an empty sum writes zeros. */
 crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       const size_t *sum_dims, size_t n_sum_dims, void *dst);
-/* softmax_<dt> over the last dim of n_rows contiguous rows of n_cols. */
+/* softmax_<dt> over the last dim of n_rows contiguous rows of n_cols: a
+ * block per row of the power of two >= n_cols / 8 threads (32 to 1024;
+ * Candle launches 32), so long rows are not one wave's work. Sums fold in
+ * groups of 32 lanes, then over the groups: the rounding differs from
+ * Candle's 32-lane order only past 256 columns, within the family's
+ * tolerance. */
 crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
                        size_t n_cols);
 /* rmsnorm_<dt> / layernorm_<dt> of n_rows contiguous rows of n_cols; alpha
@@ -347,7 +352,7 @@ crk_status crk_scatter(crk_ctx *ctx, crk_stream s, const char *name, const crk_l
  * its bitonic network with strict comparisons, not stable (ties in the
  * network's order), a NaN compared false with everything (it stays where
  * the network leaves it). Where the row's keys fit beside the indices
- * (ncols_pad·(sizeof(T) + 2) bytes) the network runs with the keys cached
+ * (about ncols_pad·(sizeof(T) + 2) bytes) the network runs with the keys cached
  * in shared memory (crk_asort_keyed_*), else it is Candle's kernel under
  * Candle's launch: the same result either way.
  *

@@ -99,6 +99,8 @@ CRK_DEV uint32_t f32_bits(float f) { return __float_as_uint(f); }
 CRK_DEV float bits_f32(uint32_t u) { return __uint_as_float(u); }
 CRK_DEV uint64_t f64_bits(double d) { return (uint64_t)__double_as_longlong(d); }
 CRK_DEV int clz64(uint64_t v) { return __clzll((long long)v); }
+/* Position of the lowest set bit of a non-zero v (CUDA and HIP: __ffs is 1-based). */
+CRK_DEV int ctz32(uint32_t v) { return __ffs((int)v) - 1; }
 
 /* IEEE binary16 <-> binary32 with the hardware converter (RNE). NaN is made
  * canonical (0x7FFF) as CUDA's cvt.rn.f16.f32 does. */

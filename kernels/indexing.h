@@ -118,6 +118,24 @@ template <class I> CRK_DEV bool owns(I id, size_t dim, uint32_t R, uint32_t part
     return selects(id, dim) && ((uint32_t)(uint64_t)id & (R - 1)) == part;
 }
 
+/* The walks over j load IDS_AHEAD ids at once (independent loads in
+ * flight, where one at a time would wait a memory latency per j) and keep
+ * a bit per id the thread owns; the owned ones are then applied in order,
+ * their ids read again from cache (an array indexed by a variable would
+ * live in registers only through indexed register moves). */
+constexpr int IDS_AHEAD = 16;
+template <class I>
+CRK_DEV uint32_t owned_ids(const I *__restrict__ ids, size_t j0, size_t step, size_t n, size_t dim, uint32_t R,
+                           uint32_t part) {
+    I id[IDS_AHEAD];
+#pragma unroll
+    for (int q = 0; q < IDS_AHEAD; ++q) id[q] = j0 + q < n ? ids[(j0 + q) * step] : Lim<I>::highest();
+    uint32_t m = 0;
+#pragma unroll
+    for (int q = 0; q < IDS_AHEAD; ++q) m |= (uint32_t)owns(id[q], dim, R, part) << q;
+    return m;
+}
+
 /* index_add over units of N columns (N > 1 only when right % N == 0): the
  * parts of a unit sit in different waves, so the ids (one row for all
  * columns) are read uniformly and each wave's loads are contiguous. */
@@ -131,15 +149,16 @@ CRK_DEV void index_add_units(const I *__restrict__ ids, size_t n, const T *inp, 
         const uint32_t part = (uint32_t)(w / units);
         const T *src = inp + pre * n * right + post;
         T *dst = out + pre * dst_dim * right + post;
-        for (size_t j = 0; j < n; ++j) {
-            const I id = ids[j];
-            if (!owns(id, dst_dim, R, part)) continue;
-            T *d = dst + (size_t)id * right;
-            Pack<T, N> a = load_pack<T, N>(d);
-            const Pack<T, N> b = load_pack<T, N>(src + j * right);
+        for (size_t j0 = 0; j0 < n; j0 += IDS_AHEAD) {
+            for (uint32_t m = owned_ids(ids, j0, 1, n, dst_dim, R, part); m; m &= m - 1) {
+                const int q = ctz32(m);
+                T *d = dst + (size_t)ids[j0 + q] * right;
+                Pack<T, N> a = load_pack<T, N>(d);
+                const Pack<T, N> b = load_pack<T, N>(src + (j0 + q) * right);
 #pragma unroll
-            for (int k = 0; k < N; ++k) a.v[k] = add_elem(a.v[k], b.v[k]);
-            store_pack<T, N>(d, a);
+                for (int k = 0; k < N; ++k) a.v[k] = add_elem(a.v[k], b.v[k]);
+                store_pack<T, N>(d, a);
+            }
         }
     }
 }
@@ -174,12 +193,12 @@ CRK_DEV void scatter_rows(const I *__restrict__ ids, const T *inp, T *out, size_
         const uint32_t part = (uint32_t)w & (R - 1);
         const size_t s0 = pre * src_dim_size * right_size + post;
         T *dst = out + pre * dst_dim_size * right_size + post;
-        for (size_t j = 0; j < src_dim_size; ++j) {
-            const size_t s = s0 + j * right_size;
-            const I id = ids[s];
-            if (!owns(id, dst_dim_size, R, part)) continue;
-            T &d = dst[(size_t)id * right_size];
-            d = Add ? add_elem(d, inp[s]) : inp[s];
+        for (size_t j0 = 0; j0 < src_dim_size; j0 += IDS_AHEAD) {
+            for (uint32_t m = owned_ids(ids + s0, j0, right_size, src_dim_size, dst_dim_size, R, part); m; m &= m - 1) {
+                const size_t s = s0 + (j0 + ctz32(m)) * right_size;
+                T &d = dst[(size_t)ids[s] * right_size];
+                d = Add ? add_elem(d, inp[s]) : inp[s];
+            }
         }
     }
 }

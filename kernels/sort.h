@@ -62,15 +62,16 @@ template <class T> CRK_DEV void asort_desc(const T *x, uint32_t *dst, int ncols,
 }
 
 /* Candle's network with each row's keys beside its indices in dynamic
- * shared memory (pad·sizeof(T) bytes of keys, then pad u16 indices: rows
- * of at most 65536 columns), a thread per compare-exchange pair. The same
+ * shared memory (pad·sizeof(T) bytes of keys rounded up to 8, then pad u16
+ * indices: rows of at most 65536 columns), a thread per compare-exchange pair. The same
  * pairs, directions and comparisons in the same stage order as
  * asort_candle, so the same result (ties and NaN included), without a
  * global load per compare. libcrk's crk_argsort runs it when it fits. */
 template <bool Asc, class T> CRK_DEV void asort_keyed(const T *x, uint32_t *dst, int ncols, int ncols_pad) {
     extern __shared__ double keyed_smem[]; /* 8-byte aligned for any T */
     T *key = reinterpret_cast<T *>(keyed_smem);
-    uint16_t *id = reinterpret_cast<uint16_t *>(key + ncols_pad);
+    /* the indices start 8-byte aligned: keys of 1-byte T may end at an odd byte */
+    uint16_t *id = reinterpret_cast<uint16_t *>(keyed_smem + (ncols_pad * sizeof(T) + 7) / 8);
     const size_t row = blockIdx.x;
     const T *xr = x + row * (size_t)ncols;
     const int step = (int)blockDim.x, half = ncols_pad / 2;

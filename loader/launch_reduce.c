@@ -82,7 +82,11 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
     arg_pack a = {.out = dst, .in = {src}};
     const double sc[1] = {(double)n_cols};
     if ((st = crk_pack_args(ki, &a, sc, 1, NULL)) != CRK_OK) return st;
-    const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {1, 32, 1}; /* Candle's */
+    /* Candle's block is (1, 32, 1); the kernel takes any 32·k threads a row
+     * (kernels/rows.h), so long rows get more: about 8 columns a thread */
+    unsigned t = 32;
+    while (t < 1024 && (size_t)t * 8 < n_cols) t *= 2;
+    const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {t, 1, 1};
     return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }
 

@@ -17,8 +17,13 @@
 /* Shared memory a block gets without opt-in (AMD 64 KiB, NVIDIA 48 KiB). */
 static size_t shared_bytes(const crk_ctx *ctx) { return strcmp(ctx->gpu.image_kind, "nvidia") ? 65536 : 49152; }
 
-/* Longest row Candle's network sorts here: its ncols_pad·4 bytes fit. */
-static size_t shared_cols(const crk_ctx *ctx) { return shared_bytes(ctx) / 4; }
+/* Longest row Candle's network sorts here: its ncols_pad·4 bytes fit
+ * (ncols_pad a power of two: 8192 on NVIDIA, 16384 on AMD). */
+static size_t shared_cols(const crk_ctx *ctx) {
+    size_t c = 1;
+    while (c * 2 * 4 <= shared_bytes(ctx)) c *= 2;
+    return c;
+}
 
 static size_t pow2_at_least(size_t n) {
     size_t p = 1;
@@ -46,7 +51,8 @@ static const crk_kernel_info *long_kernel(const crk_kernel_info *ki, const char 
 }
 
 /* Candle's network on a block per row: crk_asort_keyed_<order>_<dt> (the
- * row's keys cached beside the indices: ncols_pad·(sizeof(T) + 2) bytes,
+ * row's keys cached beside the indices: ncols_pad·sizeof(T) rounded up to 8,
+ * plus ncols_pad·2 bytes,
  * block min(ncols_pad/2, 1024)) where that fits, else asort_<order>_<dt>
  * under Candle's launch (block min(ncols_pad, 1024), ncols_pad·4 bytes).
  * Both give Candle's order. */
@@ -54,10 +60,11 @@ static crk_status candle_sort(crk_ctx *ctx, crk_stream s, const crk_kernel_info 
                               size_t n_rows, size_t n_cols) {
     crk_status st = CRK_OK;
     const size_t pad = pow2_at_least(n_cols), tsz = crk_dtype_size((crk_dtype)ki->dtypes[0]);
-    const int keyed = pad * (tsz + 2) <= shared_bytes(ctx);
+    const size_t keyed_bytes = (pad * tsz + 7) / 8 * 8 + pad * 2; /* kernels/sort.h asort_keyed */
+    const int keyed = keyed_bytes <= shared_bytes(ctx);
     if (keyed && !(ki = long_kernel(ki, "keyed", &st))) return st;
     const size_t threads = keyed ? (pad > 1 ? pad / 2 : 1) : pad;
-    arg_pack a = {.out = dst, .in = {src}, .shared_bytes = (unsigned)(keyed ? pad * (tsz + 2) : pad * 4)};
+    arg_pack a = {.out = dst, .in = {src}, .shared_bytes = (unsigned)(keyed ? keyed_bytes : pad * 4)};
     const double sc[2] = {(double)n_cols, (double)pad};
     if ((st = crk_pack_args(ki, &a, sc, 2, NULL)) != CRK_OK) return st;
     const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {(unsigned)(threads < 1024 ? threads : 1024), 1, 1};

@@ -14,15 +14,20 @@ fail() { echo "check-install: FAILED: $*"; exit 1; }
 export PKG_CONFIG_PATH=$ROOT$LIBDIR/pkgconfig PKG_CONFIG_SYSROOT_DIR=$ROOT
 flags=$(pkg-config --cflags --libs crk) || fail "pkg-config cannot read crk.pc"
 [ "$(pkg-config --modversion crk)" = "$SOVERSION" ] || fail "crk.pc version is not $SOVERSION"
-pkg-config --static --libs crk | grep -q -- -lzstd || fail "crk.pc: --static lacks libcrk's dependencies"
+# (outputs go through files: under pipefail, `cmd | grep -q` fails when grep
+# exits at its first match while cmd still writes: SIGPIPE)
+pkg-config --static --libs crk > "$tmp/static-libs"
+grep -q -- -lzstd "$tmp/static-libs" || fail "crk.pc: --static lacks libcrk's dependencies"
 # shellcheck disable=SC2086
 "${CC:-gcc}" -std=c11 -Wall -Werror examples/hello.c $flags -lm -o "$tmp/hello" || fail "hello.c does not build with: $flags"
 # shellcheck disable=SC2086
 "${CC:-gcc}" -std=c11 -Wall -Werror tests/install/open_installed.c $flags -o "$tmp/open_installed"
 lib=$ROOT$LIBDIR
 [ "$(readlink "$lib/libcrk.so")" = "libcrk.so.$SOMAJOR" ] || fail "libcrk.so does not point at libcrk.so.$SOMAJOR"
-objdump -p "$lib/libcrk.so.$SOVERSION" | grep -q "SONAME *libcrk.so.$SOMAJOR" || fail "no soname libcrk.so.$SOMAJOR"
-objdump -T "$lib/libcrk.so.$SOVERSION" | grep -Eq "CRK_[0-9.]+ +crk_open$" || fail "crk_open not exported with a CRK_ symbol version"
+objdump -p "$lib/libcrk.so.$SOVERSION" > "$tmp/headers"
+grep -q "SONAME *libcrk.so.$SOMAJOR" "$tmp/headers" || fail "no soname libcrk.so.$SOMAJOR"
+objdump -T "$lib/libcrk.so.$SOVERSION" > "$tmp/dynsym"
+grep -Eq "CRK_[0-9.]+ +crk_open$" "$tmp/dynsym" || fail "crk_open not exported with a CRK_ symbol version"
 man -l "$ROOT$MANDIR/man1/crk.1" > /dev/null 2>&1 || [ ! -x "$(command -v man)" ] || fail "crk.1 does not format"
 "$ROOT$BINDIR/crk" verify "$ROOT$CRKDATA/hsaco" > "$tmp/verify.log" || { cat "$tmp/verify.log"; fail "crk verify on the installed artifacts"; }
 n=$(find "$ROOT" -type f | wc -l)

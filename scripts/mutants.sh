@@ -32,7 +32,8 @@ mutate() { # name glob module sed-file sed-expression
   echo "mutant $name: $module ($file: $expr)"
 }
 jobs_max=${MUTANT_JOBS:-1} pids=()
-spawn() { # mutate in the background, at most jobs_max at once
+spawn() { # mutate in the background, at most jobs_max at once (MUTANT_ONLY: that one only)
+  if [ -n "${MUTANT_ONLY:-}" ] && [ "$1" != "$MUTANT_ONLY" ]; then return; fi
   if [ "$jobs_max" -le 1 ]; then mutate "$@"; return; fi
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
   mutate "$@" & pids+=($!)
@@ -70,9 +71,11 @@ spawn idsbug 'is_*' indexing indexing.h 's/ids\[strided_ids ? strided_offsets<1,
 # indexing: the range test is off by one (id == dim selects a row past the end)
 spawn offbyone 'ia_*' indexing indexing.h 's/(uint64_t)id < dim;/(uint64_t)id <= dim;/'
 # indexing: index_add with a wrong right_size (one less) in the destination
-spawn rightsize 'ia_*' indexing indexing.h 's/T \*d = dst + (size_t)id \* right;/T *d = dst + (size_t)id * (right > 1 ? right - 1 : 1);/'
-# indexing: scatter_add's parts overlap (a row is added by several threads)
-spawn parts 'sa_*' indexing indexing.h 's/((uint32_t)(uint64_t)id \& (R - 1)) == part;/((uint32_t)(uint64_t)id \& (R - 1)) <= part;/'
+spawn rightsize 'ia_*' indexing indexing.h 's/T \*d = dst + (size_t)ids\[j0 + q\] \* right;/T *d = dst + (size_t)ids[j0 + q] * (right > 1 ? right - 1 : 1);/'
+# indexing: scatter_add's part taken from the column index (a column's threads all get the same
+# part, the rows of the others are never added). ("Parts overlap", <= for ==, is no mutant:
+# a column's parts are lanes of one wave, whose equal racing writes agree.)
+spawn parts 'sa_*' indexing indexing.h 's/const uint32_t part = (uint32_t)w \& (R - 1);/const uint32_t part = (uint32_t)(w \/ R) \& (R - 1);/'
 # sort: padding indices are not moved to the end of an up half
 spawn sortpad 'asort_asc_f32' sort sort.h 's/? a >= ncols || (b < ncols/? (b < ncols/'
 # sort: equal keys swap (>= instead of Candle's strict >)

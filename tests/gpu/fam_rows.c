@@ -4,7 +4,7 @@
  * 1025, 4096, 32768, 2^20; many short rows; NaN and +-inf inside rows; NULL
  * alpha/beta; no rows. Candle's shapes: softmax grid (rows), block
  * (1,32,1); norms block_size = 32 below 1024 columns, else 1024, as blockDim.x
- * and as the argument. The reference folds in the same lane order, so the
+ * and as the argument; crk_softmax's own block (row_threads). The reference folds in the same lane order, so the
  * tolerances (values.c) do not grow with the row length. */
 #include "suite.h"
 #include <math.h>
@@ -26,9 +26,13 @@ static const rows_case ROWS[] = {
 #define N_ROWS (sizeof ROWS / sizeof ROWS[0])
 
 /* Threads per row: Candle's shapes (softmax 32; norms 32 or 1024), which
- * libcrk's helpers launch too. */
-static unsigned row_threads(const crk_kernel_info *ki, size_t cols) {
-    return ki->family_id == CRK_FAMILY_SOFTMAX || cols < 1024 ? 32 : 1024;
+ * libcrk's norm helpers launch too; crk_softmax's block (include/crk.h):
+ * the power of two >= cols / 8, at least 32, at most 1024. */
+static unsigned row_threads(const crk_kernel_info *ki, size_t cols, int candle) {
+    if (ki->family_id != CRK_FAMILY_SOFTMAX) return cols < 1024 ? 32 : 1024;
+    unsigned t = 32;
+    while (!candle && t < 1024 && (size_t)t * 8 < cols) t *= 2;
+    return t;
 }
 
 static void fill_uniform(crk_dtype dt, unsigned char *buf, size_t n, double lo, double hi, rng_t *r) {
@@ -44,7 +48,7 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const crk_dtype dt = (crk_dtype)ki->dtypes[0];
     const size_t sz = crk_dtype_size(dt), n = rc->rows * rc->cols, off = (size_t)(lc - CASES) % 3;
     const int softmax = ki->family_id == CRK_FAMILY_SOFTMAX, layer = !strcmp(ki->op, "layernorm");
-    const unsigned threads = row_threads(ki, rc->cols);
+    const unsigned threads = row_threads(ki, rc->cols, S->shape == SHAPE_CANDLE);
     const float eps = 1e-5f;
     char cname[160];
     snprintf(cname, sizeof cname, "rows %s%s", rc->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");

@@ -14,7 +14,7 @@
  *     with ref_argsort_stable (its documented total order).
  * crk_asort_keyed_* (Candle's network, keys in shared memory; up to 16385
  *   columns): libcrk's launch (block min(ncols_pad/2, 1024), ncols_pad·
- *   (sizeof(T) + 2) bytes) and, under the other shape, blocks of 64 threads;
+ *   sizeof(T) rounded up to 8, + ncols_pad·2 bytes) and, under the other shape, blocks of 64 threads;
  *   compared with the network like Candle's; past shared memory the launch
  *   must fail cleanly.
  * crk_asort_chunk_* (16385, 33000): the chunk kernel alone, libcrk's grid
@@ -157,7 +157,7 @@ int run_sort(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     size_t window = 0;
     if ((kind == K_CANDLE && candle) || kind == K_KEYED) {
         const size_t limit = strncmp(crk_device_target(S->ctx), "sm_", 3) ? 65536 : 49152;
-        const size_t bytes = kind == K_KEYED ? (size_t)pad_i * (sz + 2) : (size_t)pad_i * 4;
+        const size_t bytes = kind == K_KEYED ? ((size_t)pad_i * sz + 7) / 8 * 8 + (size_t)pad_i * 2 : (size_t)pad_i * 4;
         const unsigned half = pad_i > 1 ? (unsigned)pad_i / 2 : 1;
         const unsigned block = kind == K_CANDLE ? (pad_i < 1024 ? (unsigned)pad_i : 1024)
                                : candle         ? 64
