@@ -331,13 +331,17 @@ crk_status crk_set_index_checks(crk_ctx *ctx, int on);
 crk_status crk_gather(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       const crk_layout *ids_l, const void *ids, size_t dim, void *out);
 /* In place: dst.index_add(ids, src, dim) with 1-D ids of src.dims[dim]
- * elements; src has dst's dims but at dim. Duplicates add in ids order. */
+ * elements; src has dst's dims but at dim. Duplicates add in ids order:
+ * every destination element is updated by one thread, in order, so the
+ * result is Candle's bit for bit and the same on every run (no atomics).
+ * The helpers' grid splits a column's destination rows among several
+ * threads (kernels/indexing.h); Candle's grid gives the same result. */
 crk_status crk_index_add(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *dst_l, void *dst,
                          const crk_layout *ids_l, const void *ids, const crk_layout *src_l, const void *src,
                          size_t dim);
 /* In place: scatter (s_*: the last of duplicate ids wins) or scatter_add
  * (sa_*: they add, in order) of src into dst along dim; ids has src's
- * shape, src dst's dims but at dim. Deterministic: no atomics. */
+ * shape, src dst's dims but at dim. Deterministic, as index_add above. */
 crk_status crk_scatter(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *dst_l, void *dst,
                        const crk_layout *ids_l, const void *ids, const crk_layout *src_l, const void *src,
                        size_t dim);
