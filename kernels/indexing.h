@@ -118,21 +118,22 @@ template <class I> CRK_DEV bool owns(I id, size_t dim, uint32_t R, uint32_t part
     return selects(id, dim) && ((uint32_t)(uint64_t)id & (R - 1)) == part;
 }
 
-/* The walks over j load IDS_AHEAD ids at once (independent loads in
+/* The walks over j load IDS_AHEAD (scatter: IDS_AHEAD_STRIDED) ids at once (independent loads in
  * flight, where one at a time would wait a memory latency per j) and keep
  * a bit per id the thread owns; the owned ones are then applied in order,
  * their ids read again from cache (an array indexed by a variable would
  * live in registers only through indexed register moves). */
 constexpr int IDS_AHEAD = 16;
-template <class I>
+constexpr int IDS_AHEAD_STRIDED = 8; /* scatter: 16 spill SGPRs for fp8 on gfx908/gfx90a */
+template <int Ahead, class I>
 CRK_DEV uint32_t owned_ids(const I *__restrict__ ids, size_t j0, size_t step, size_t n, size_t dim, uint32_t R,
                            uint32_t part) {
-    I id[IDS_AHEAD];
+    I id[Ahead];
 #pragma unroll
-    for (int q = 0; q < IDS_AHEAD; ++q) id[q] = j0 + q < n ? ids[(j0 + q) * step] : Lim<I>::highest();
+    for (int q = 0; q < Ahead; ++q) id[q] = j0 + q < n ? ids[(j0 + q) * step] : Lim<I>::highest();
     uint32_t m = 0;
 #pragma unroll
-    for (int q = 0; q < IDS_AHEAD; ++q) m |= (uint32_t)owns(id[q], dim, R, part) << q;
+    for (int q = 0; q < Ahead; ++q) m |= (uint32_t)owns(id[q], dim, R, part) << q;
     return m;
 }
 
@@ -150,7 +151,7 @@ CRK_DEV void index_add_units(const I *__restrict__ ids, size_t n, const T *inp, 
         const T *src = inp + pre * n * right + post;
         T *dst = out + pre * dst_dim * right + post;
         for (size_t j0 = 0; j0 < n; j0 += IDS_AHEAD) {
-            for (uint32_t m = owned_ids(ids, j0, 1, n, dst_dim, R, part); m; m &= m - 1) {
+            for (uint32_t m = owned_ids<IDS_AHEAD>(ids, j0, 1, n, dst_dim, R, part); m; m &= m - 1) {
                 const int q = ctz32(m);
                 T *d = dst + (size_t)ids[j0 + q] * right;
                 Pack<T, N> a = load_pack<T, N>(d);
@@ -193,8 +194,9 @@ CRK_DEV void scatter_rows(const I *__restrict__ ids, const T *inp, T *out, size_
         const uint32_t part = (uint32_t)w & (R - 1);
         const size_t s0 = pre * src_dim_size * right_size + post;
         T *dst = out + pre * dst_dim_size * right_size + post;
-        for (size_t j0 = 0; j0 < src_dim_size; j0 += IDS_AHEAD) {
-            for (uint32_t m = owned_ids(ids + s0, j0, right_size, src_dim_size, dst_dim_size, R, part); m; m &= m - 1) {
+        for (size_t j0 = 0; j0 < src_dim_size; j0 += IDS_AHEAD_STRIDED) {
+            for (uint32_t m = owned_ids<IDS_AHEAD_STRIDED>(ids + s0, j0, right_size, src_dim_size, dst_dim_size, R, part);
+                 m; m &= m - 1) {
                 const size_t s = s0 + (j0 + ctz32(m)) * right_size;
                 T &d = dst[(size_t)ids[s] * right_size];
                 d = Add ? add_elem(d, inp[s]) : inp[s];
