@@ -221,10 +221,9 @@ static crk_status accumulate(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
     const double ia_sc[5] = {n, (double)left, n, (double)dst_l->dims[dim], (double)right},
                  s_sc[4] = {(double)left, n, (double)dst_l->dims[dim], (double)right};
     const size_t cols = left * right, v = 16 / crk_dtype_size((crk_dtype)crk_operand_dtype(ki, -1));
-    const size_t rows = ia ? src_l->dims[dim] : n_min(src_l->dims[dim], dst_l->dims[dim]);
+    const size_t rows = n_min(src_l->dims[dim], dst_l->dims[dim]); /* rows a column can hit */
     return launch(ctx, s, ki, NULL, 0, &a, ia ? ia_sc : s_sc,
-                  ia ? acc_threads(right % v ? cols : cols / v, n_min(rows, dst_l->dims[dim]), 1024)
-                     : acc_threads(cols, rows, 16),
+                  ia ? acc_threads(right % v ? cols : cols / v, rows, 1024) : acc_threads(cols, rows, 16),
                   1);
 }
 
