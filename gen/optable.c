@@ -117,6 +117,8 @@ static const gen_op REDUCE_OPS[] = {
 /* Families without a shared body: each op's functor is its device function. */
 static const gen_op NORM_OPS[] = {
     {"rmsnorm", "crk::rmsnorm", SIG_RMSNORM, 0, NULL}, {"layernorm", "crk::layernorm", SIG_LAYERNORM, 0, NULL},
+    {"crk_rmsnorm_vec", "crk::rmsnorm_vec", SIG_RMSNORM, 0, NULL},
+    {"crk_layernorm_vec", "crk::layernorm_vec", SIG_LAYERNORM, 0, NULL},
 };
 static const gen_op ROPE_OPS[] = {
     {"rope_i", "crk::rope_i", SIG_ROPE_I, 0, NULL}, {"rope", "crk::rope", SIG_ROPE, 0, NULL},
@@ -159,6 +161,8 @@ static int up_where(const gen_op *op, const int8_t *dt) {
     return dt[0] != CRK_I16 && dt[0] != CRK_I32 && not_i16_i32(dt[1]);
 }
 static int up_all(const gen_op *op, const int8_t *dt) { (void)op, (void)dt; return 1; }
+/* Families with ops of our own (crk_*): upstream has the others. */
+static int up_not_ours(const gen_op *op, const int8_t *dt) { (void)dt; return strncmp(op->op, "crk_", 4) != 0; }
 /* binary, cmp, fill, const_set, copy2d: the 8 dtypes without i16/i32. */
 static int up_no_i16_i32(const gen_op *op, const int8_t *dt) { (void)op; return not_i16_i32(dt[0]); }
 
@@ -216,7 +220,7 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_SOFTMAX] = {"softmax", MOD_REDUCE, "rows.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_SOFTMAX,
                             OPS(SOFTMAX_OPS), "f8_e4m3", up_all, ROWS},
     [CRK_FAMILY_NORM] = {"norm", MOD_REDUCE, "rows.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_RMSNORM, OPS(NORM_OPS),
-                         "f8_e4m3", up_all, ROWS},
+                         "f8_e4m3", up_not_ours, ROWS},
     [CRK_FAMILY_ROPE] = {"rope", MOD_REDUCE, "rope.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_ROPE, OPS(ROPE_OPS),
                          "f8_e4m3", up_all, EW},
     [CRK_FAMILY_INDEXING] = {"indexing", MOD_INDEXING, "indexing.h", NULL, "", 2, 2, {ID_TYPES, DT_ALL}, SIG_IS,

@@ -296,7 +296,13 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
 crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
                        size_t n_cols);
 /* rmsnorm_<dt> / layernorm_<dt> of n_rows contiguous rows of n_cols; alpha
- * (and beta) hold n_cols elements or are NULL (no scale / no shift). */
+ * (and beta) hold n_cols elements or are NULL (no scale / no shift). When
+ * n_cols is a multiple of 16 / sizeof(T) and src, dst, alpha and beta are
+ * 16-byte aligned, the row runs our crk_<op>_vec_<dt> (16-byte loads, the
+ * power of two >= n_cols·sizeof(T)/32 threads, 32 to 1024; a thread folds
+ * its 16-byte chunks column by column): the f32 statistics round
+ * differently from Candle's order, within the family's tolerance.
+ * Otherwise Candle's kernel and launch, Candle's result bit for bit. */
 crk_status crk_rmsnorm(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst,
                        const void *alpha, size_t n_rows, size_t n_cols, float eps);
 crk_status crk_layernorm(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst,

@@ -73,6 +73,23 @@ template <int W, class V> CRK_DEV V shfl_xor_w(V v, int mask) {
 #endif
 }
 template <class V> CRK_DEV V shfl_xor_w32(V v, int mask) { return shfl_xor_w<32>(v, mask); }
+/* Any value of 1 to 8 bytes (16-bit floats, u8, argmin's pairs' parts)
+ * exchanged as its bits. */
+template <int W, class V> CRK_DEV V shfl_xor_bits(V v, int mask) {
+    static_assert(sizeof(V) <= 8, "a value of at most 8 bytes");
+    if constexpr (sizeof(V) <= 4) {
+        int u = 0;
+        __builtin_memcpy(&u, &v, sizeof v);
+        u = shfl_xor_w<W>(u, mask);
+        __builtin_memcpy(&v, &u, sizeof v);
+    } else {
+        long long u = 0;
+        __builtin_memcpy(&u, &v, sizeof v);
+        u = shfl_xor_w<W>(u, mask);
+        __builtin_memcpy(&v, &u, sizeof v);
+    }
+    return v;
+}
 
 /* Products that must stay rounded on their own (no fma contraction): CUDA's
  * _rn intrinsics; on AMD the product passes through opaque(). */

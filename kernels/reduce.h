@@ -49,25 +49,71 @@ template <class Op> struct IsArg { static constexpr bool value = false; };
 template <> struct IsArg<RedArgMax> { static constexpr bool value = true; };
 template <> struct IsArg<RedArgMin> { static constexpr bool value = true; };
 
-/* The element offset of logical index i (reordered layout; NULL: i). */
-CRK_DEV size_t reduce_offset(size_t numel, size_t i, size_t nd, const size_t *info) {
-    return info ? offsets_of<1>(numel, i, nd, info).o[0] : i;
+/* argmin/argmax: a value and its index travel together. */
+template <class A> struct ValAt {
+    A v;
+    uint32_t at;
+};
+
+/* Lane t ^ s of the first 32 lanes' values (a pair: both fields). */
+template <class V> CRK_DEV V xor32(V v, int s) { return shfl_xor_bits<32>(v, s); }
+template <class A> CRK_DEV ValAt<A> xor32(ValAt<A> p, int s) {
+    return ValAt<A>{shfl_xor_bits<32>(p.v, s), shfl_xor_bits<32>(p.at, s)};
 }
 
-/* The halving tree over shr[0..blockDim) (see the header comment); every
- * thread must call it; the result is in slot 0 after the last barrier. */
-template <class Step> CRK_DEV void halving_tree(unsigned t, unsigned n, Step step) {
+/* The halving tree over a block's values (see the header comment):
+ * v(t) = step(v(t), v(t + s)) for t < s, s = P/2 .. 1. Steps with s >= 32
+ * go through shr[] behind barriers; the last five are butterflies of
+ * width 32 inside the first 32 lanes (lane t < s takes t ^ s = t + s, so
+ * lanes < s compute exactly what the tree does; half a wave64 on gfx9).
+ * Blocks under 32 threads keep shr[] all the way (no partial-wave
+ * shuffles). Every thread calls it; thread 0 returns the root. */
+template <class V, class Step> CRK_DEV V halving_tree(V v, unsigned t, unsigned n, V *shr, Step step) {
     unsigned p = 1;
     while (p * 2 <= n) p *= 2;
+    shr[t] = v;
     if (p != n) { /* not a power of two: fold the tail into the head first */
         block_barrier();
-        if (t < n - p) step(t, t + p);
+        if (t < n - p) shr[t] = step(shr[t], shr[t + p]);
     }
-    for (unsigned s = p / 2; s > 0; s >>= 1) {
+    const unsigned last = p >= 32 ? 16 : 0; /* the steps left to shuffles */
+    for (unsigned s = p / 2; s > last; s >>= 1) {
         block_barrier();
-        if (t < s) step(t, t + s);
+        if (t < s) shr[t] = step(shr[t], shr[t + s]);
     }
     block_barrier();
+    v = shr[t];
+    if (last && t < 32)
+#pragma unroll
+        for (unsigned s = 16; s > 0; s >>= 1) v = step(v, xor32(v, (int)s));
+    block_barrier(); /* shr[] is read before the next output reuses it */
+    return v;
+}
+
+/* Tensors past 2^32 elements: 64-bit divisions, out of line (inlined,
+ * their registers made the whole loop spill on NVIDIA). */
+__device__ __noinline__ size_t reduce_offset_wide(size_t i, size_t nd, const size_t *info) {
+    return strided_offsets<1, size_t>(i, nd, info, info + nd).o[0];
+}
+CRK_DEV size_t reduce_offset(size_t numel, size_t i, size_t nd, const size_t *info) {
+    return numel > 0xFFFFFFFFull ? reduce_offset_wide(i, nd, info)
+                                 : strided_offsets<1, uint32_t>((uint32_t)i, nd, info, info + nd).o[0];
+}
+
+/* [b·E + t, end) in steps of n, as a counted loop (unrolled: several loads
+ * in flight), through the info buffer's layout unless it is contiguous
+ * (then the logical index is the offset: no divisions). */
+template <class T, class F>
+CRK_DEV void for_block_elements(size_t numel, size_t first, size_t end, unsigned n, bool flat, size_t nd,
+                                const size_t *info, const T *src, F f) {
+    const size_t count = first < end ? (end - first + n - 1) / n : 0;
+    if (flat) {
+#pragma unroll 4
+        for (size_t k = 0, i = first; k < count; ++k, i += n) f(i, src[i]);
+    } else {
+#pragma unroll 1
+        for (size_t k = 0, i = first; k < count; ++k, i += n) f(i, src[reduce_offset(numel, i, nd, info)]);
+    }
 }
 
 template <class Op, class T>
@@ -76,40 +122,39 @@ CRK_DEV void fast_reduce_values(size_t numel, size_t E, size_t nd, const size_t 
     __shared__ A shr[1024];
     const unsigned t = threadIdx.x, n = blockDim.x;
     const size_t n_out = E ? numel / E : gridDim.x; /* E = 0: numel = 0, one init per block */
+    const bool flat = all_contiguous<1>(nd, info);
     for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
         A acc = Op::template init<A>();
         const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for (size_t i = b * E + t; i < end; i += n) acc = Op::fold(acc, Arith<T>::in(src[reduce_offset(numel, i, nd, info)]));
-        shr[t] = acc;
-        halving_tree(t, n, [&](unsigned a, unsigned c) { shr[a] = Op::fold(shr[a], shr[c]); });
-        if (t == 0) dst[b] = Arith<T>::out(shr[0]);
-        block_barrier(); /* slot 0 is read before the next output reuses shr */
+        for_block_elements(numel, b * E + t, end, n, flat, nd, info, src,
+                           [&](size_t, T x) { acc = Op::fold(acc, Arith<T>::in(x)); });
+        acc = halving_tree(acc, t, n, shr, [](A a, A c) { return Op::fold(a, c); });
+        if (t == 0) dst[b] = Arith<T>::out(acc);
     }
 }
 
 template <class Op, class T>
 CRK_DEV void fast_reduce_index(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, uint32_t *dst) {
     using A = typename Arith<T>::A;
-    __shared__ A shr[1024];
-    __shared__ uint32_t shr_index[1024];
+    using P = ValAt<A>;
+    __shared__ P shr[1024];
     const unsigned t = threadIdx.x, n = blockDim.x;
     const size_t n_out = E ? numel / E : gridDim.x;
     const size_t last = info && nd ? info[nd - 1] : E; /* index = position along the last reordered dim */
+    const bool flat = all_contiguous<1>(nd, info), narrow = numel <= 0xFFFFFFFFull; /* 32-bit modulo */
     for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
-        A v = Op::template init<A>();
-        uint32_t at = 0xFFFFFFFFu;
+        P m = {Op::template init<A>(), 0xFFFFFFFFu};
         bool set = false;
         const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for (size_t i = b * E + t; i < end; i += n) {
-            const A x = Arith<T>::in(src[reduce_offset(numel, i, nd, info)]);
-            if (!set || Op::better(x, v)) v = x, at = (uint32_t)(last ? i % last : 0), set = true;
-        }
-        shr[t] = v, shr_index[t] = at;
-        halving_tree(t, n, [&](unsigned a, unsigned c) {
-            if (Op::better(shr[c], shr[a])) shr[a] = shr[c], shr_index[a] = shr_index[c];
+        for_block_elements(numel, b * E + t, end, n, flat, nd, info, src, [&](size_t i, T x) {
+            const A a = Arith<T>::in(x);
+            if (!set || Op::better(a, m.v)) m.v = a, m.at = !last ? 0 : narrow ? (uint32_t)i % (uint32_t)last : (uint32_t)(i % last), set = true;
         });
-        if (t == 0) dst[b] = shr_index[0];
-        block_barrier();
+        m = halving_tree(m, t, n, shr, [](P a, P c) {
+            if (Op::better(c.v, a.v)) return c;
+            return a;
+        });
+        if (t == 0) dst[b] = m.at;
     }
 }
 

@@ -33,44 +33,72 @@ template <class T> CRK_DEV void rope_pair(const T *src, const T *cos, const T *s
 
 /* The batch term of cos/sin: with 3-D cos/sin (stride_b > 0) batch
  * 2·idx / stride_b starts `per_batch` entries further. */
-CRK_DEV size_t batch_cs(size_t idx, uint32_t stride_b, size_t per_batch) {
+template <class I> CRK_DEV I batch_cs(I idx, uint32_t stride_b, I per_batch) {
     return stride_b ? (2 * idx / stride_b) * per_batch : 0;
 }
 
+/* Index math in I: 32-bit when the tensor's elements fit (Candle's, and
+ * several times cheaper than 64-bit divisions), else 64-bit. */
+#define CRK_ROPE_INDEX(n, call) ((n) <= 0xFFFFFFFFull ? call(uint32_t) : call(size_t))
+
 /* Interleaved pairs (2i, 2i+1) of bh·td elements. */
+template <class I, class T>
+CRK_DEV void rope_i_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I half, uint32_t stride_b) {
+    for (size_t j = global_id(); j < pairs; j += global_stride()) { /* 64-bit: any grid ends */
+        const I i = (I)j;
+        rope_pair(src, cos, sin, dst, 2 * (size_t)i, 2 * (size_t)i + 1, i % half + batch_cs<I>(i, stride_b, half));
+    }
+}
 template <class T>
 CRK_DEV void rope_i(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t stride_b) {
-    const size_t pairs = (size_t)bh * td / 2, half = td / 2;
-    if (half == 0) return;
-    for (size_t i = global_id(); i < pairs; i += global_stride())
-        rope_pair(src, cos, sin, dst, 2 * i, 2 * i + 1, i % half + batch_cs(i, stride_b, half));
+    const size_t n = (size_t)bh * td;
+    if (td / 2 == 0) return;
+#define CALL(I) rope_i_in<I>(src, cos, sin, dst, (I)(n / 2), (I)(td / 2), stride_b)
+    CRK_ROPE_INDEX(n, CALL);
+#undef CALL
 }
 
 /* Rotate-half: x[j] with x[j + d/2] within each row of d, t rows of d per
  * (b, h). */
+template <class I, class T>
+CRK_DEV void rope_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I td, I d, uint32_t stride_b) {
+    const I half_td = td / 2, half_d = d / 2;
+    for (size_t j = global_id(); j < pairs; j += global_stride()) {
+        const I i = (I)j;
+        const I i_bh = i / half_td, i_td = i - i_bh * half_td, i_t = i_td / half_d, i_d = i_td - i_t * half_d;
+        const size_t i1 = (size_t)i_bh * td + (size_t)i_t * d + i_d;
+        rope_pair(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs<I>(i, stride_b, half_td));
+    }
+}
 template <class T>
 CRK_DEV void rope(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t d,
                   uint32_t stride_b) {
-    const size_t pairs = (size_t)bh * td / 2, half_td = td / 2, half_d = d / 2;
-    if (half_td == 0 || half_d == 0) return;
-    for (size_t i = global_id(); i < pairs; i += global_stride()) {
-        const size_t i_bh = i / half_td, i_td = i - i_bh * half_td, i_t = i_td / half_d, i_d = i_td - i_t * half_d;
-        const size_t i1 = i_bh * td + i_t * d + i_d;
-        rope_pair(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs(i, stride_b, half_td));
-    }
+    const size_t n = (size_t)bh * td;
+    if (td / 2 == 0 || d / 2 == 0) return;
+#define CALL(I) rope_in<I>(src, cos, sin, dst, (I)(n / 2), (I)td, (I)d, stride_b)
+    CRK_ROPE_INDEX(n, CALL);
+#undef CALL
 }
 
 /* Rotate-half over a (b, t, h, d) layout. */
+template <class I, class T>
+CRK_DEV void rope_thd_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I t, I h, I half_d,
+                         uint32_t stride_b) {
+    for (size_t j = global_id(); j < pairs; j += global_stride()) {
+        const I i = (I)j;
+        const I i_bth = i / half_d, i_d = i - i_bth * half_d, i_t = (i_bth / h) % t;
+        const size_t i1 = (size_t)i_bth * (2 * (size_t)half_d) + i_d;
+        rope_pair(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs<I>(i, stride_b, t * half_d));
+    }
+}
 template <class T>
 CRK_DEV void rope_thd(const T *src, const T *cos, const T *sin, T *dst, uint32_t b, uint32_t t, uint32_t h,
                       uint32_t d, uint32_t stride_b) {
-    const size_t half_d = d / 2, pairs = (size_t)b * t * h * d / 2;
-    if (half_d == 0 || h == 0 || t == 0) return;
-    for (size_t i = global_id(); i < pairs; i += global_stride()) {
-        const size_t i_bth = i / half_d, i_d = i - i_bth * half_d, i_t = (i_bth / h) % t;
-        const size_t i1 = i_bth * d + i_d;
-        rope_pair(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs(i, stride_b, (size_t)t * half_d));
-    }
+    const size_t n = (size_t)b * t * h * d;
+    if (d / 2 == 0 || h == 0 || t == 0) return;
+#define CALL(I) rope_thd_in<I>(src, cos, sin, dst, (I)(n / 2), (I)t, (I)h, (I)(d / 2), stride_b)
+    CRK_ROPE_INDEX(n, CALL);
+#undef CALL
 }
 
 } // namespace crk

@@ -14,6 +14,7 @@
  * re-reading the output. */
 #ifndef CRK_ROWS_H
 #define CRK_ROWS_H
+#include "elementwise.h"
 #include "math_fns.h"
 #include "numeric.h"
 
@@ -32,6 +33,24 @@ template <class V, class F> CRK_DEV V group32_fold(V v, F f) {
     return v;
 }
 
+/* How many of c = first, first + step, ... are below end: a loop over a
+ * known count is unrolled (several loads in flight); one that tests
+ * c < end cannot be, since c += step might wrap. */
+CRK_DEV unsigned strided_count(unsigned first, unsigned end, unsigned step) {
+    return first < end ? (end - first + step - 1) / step : 0;
+}
+/* Loads in flight a thread: 4; f64 one (unrolled, softmax_f64 spilled). */
+template <class T> struct RowUnroll { static constexpr int value = sizeof(T) > 4 ? 1 : 4; };
+/* softmax's exp loops: clang declines to unroll 16-bit ones for AMD
+ * (an error under -Werror), so they are left to it there. */
+template <class T> struct ExpUnroll {
+#if CRK_AMD
+    static constexpr int value = sizeof(T) == 2 ? 1 : RowUnroll<T>::value;
+#else
+    static constexpr int value = RowUnroll<T>::value;
+#endif
+};
+
 /* The block's threads, counted as Candle's kernels see them: linear id
  * over (x, y, z) and the count. */
 CRK_DEV unsigned block_tid() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
@@ -41,14 +60,15 @@ CRK_DEV unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; 
  * (tid counts from that start): 32-lane butterflies, then, when there are
  * several groups, every thread folds the group results in the same
  * butterfly (group g's result at lane g, identity past the last group).
- * `slots` is 32 shared values owned by these threads. */
+ * `slots` is 32 shared values owned by these threads and by this fold
+ * alone (a second fold in the same kernel takes other slots: one barrier
+ * a fold, as Candle's). */
 template <class V, class F>
 CRK_DEV V block_fold(V v, unsigned tid, unsigned threads, V identity, V *slots, F f) {
     /* slots: this fold's 32 group results (a row's own, when a block holds several rows) */
     v = group32_fold(v, f);
     if (threads <= 32) return v;
     const unsigned lane = tid % 32, groups = (threads + 31) / 32;
-    block_barrier(); /* slots may still be read by an earlier fold */
     if (lane == 0) slots[tid / 32] = v;
     block_barrier();
     v = lane < groups ? slots[lane] : identity;
@@ -76,16 +96,22 @@ template <class T> CRK_DEV void softmax(const T *src, T *dst, int n_cols) {
     __shared__ A slots_max[32];
     __shared__ C slots_sum[32];
     const unsigned tid = block_tid(), n = block_threads();
-    const size_t cols = n_cols > 0 ? (size_t)n_cols : 0, base = (size_t)blockIdx.x * cols;
-    const T *x = src + base;
+    /* 32-bit columns (n_cols is an int) in counted loops: the compilers
+     * unroll them and keep several loads in flight (size_t loops kept one) */
+    const unsigned cols = n_cols > 0 ? (unsigned)n_cols : 0;
+    const T *x = src + (size_t)blockIdx.x * cols;
+    T *y = dst + (size_t)blockIdx.x * cols;
     A mx = Lim<A>::lowest();
-    for (size_t c = tid; c < cols; c += n) mx = m::maxg(mx, Arith<T>::in(x[c]));
+#pragma unroll RowUnroll<T>::value
+    for (unsigned k = 0, nk = strided_count(tid, cols, n), c = tid; k < nk; ++k, c += n) mx = m::maxg(mx, Arith<T>::in(x[c]));
     mx = block_fold(mx, tid, n, Lim<A>::lowest(), slots_max, [](A a, A b) { return m::maxg(a, b); });
     C sum = 0;
-    for (size_t c = tid; c < cols; c += n) sum += widen(m::exp(Arith<T>::in(x[c]) - mx));
+#pragma unroll ExpUnroll<T>::value
+    for (unsigned k = 0, nk = strided_count(tid, cols, n), c = tid; k < nk; ++k, c += n) sum += widen(m::exp(Arith<T>::in(x[c]) - mx));
     sum = block_fold(sum, tid, n, (C)0, slots_sum, [](C a, C b) { return a + b; });
     const A inv = narrow_inv((C)1 / sum, mx);
-    for (size_t c = tid; c < cols; c += n) dst[base + c] = Arith<T>::out(m::exp(Arith<T>::in(x[c]) - mx) * inv);
+#pragma unroll ExpUnroll<T>::value
+    for (unsigned k = 0, nk = strided_count(tid, cols, n), c = tid; k < nk; ++k, c += n) y[c] = Arith<T>::out(m::exp(Arith<T>::in(x[c]) - mx) * inv);
 }
 
 /* ---------------------------------------------------------------- norms */
@@ -101,53 +127,124 @@ template <class T> CRK_DEV float as_f32(T v) { return (float)v; }
 CRK_DEV float as_f32(f16 v) { return to_f32(v); }
 CRK_DEV float as_f32(bf16 v) { return to_f32(v); }
 
-struct NormRow {
-    size_t base, cols;
-    unsigned tid, threads, first_group; /* this row's 32-lane groups start here in the block */
-    CRK_DEV NormRow(int n_cols) {
-        cols = n_cols > 0 ? (size_t)n_cols : 0;
-        base = ((size_t)blockIdx.x * blockDim.y + threadIdx.y) * cols;
+/* A row of a norm in chunks of V consecutive columns: V = 1 in Candle's
+ * kernels; 16 bytes' worth in libcrk's crk_*_vec (thread l takes chunks
+ * l, l + threads, ... and a chunk's columns in order). 32-bit columns
+ * (n_cols is an int), counted loops (see softmax); its 32-lane groups'
+ * first slot in the block. */
+template <class T, int V> struct NormRow {
+    const T *x;
+    T *y;
+    unsigned cols, chunks, tid, threads, first_group;
+    CRK_DEV NormRow(const T *src, T *dst, int n_cols) {
+        cols = n_cols > 0 ? (unsigned)n_cols : 0;
+        chunks = cols / V;
+        const size_t base = ((size_t)blockIdx.x * blockDim.y + threadIdx.y) * cols;
+        x = src + base, y = dst + base;
         tid = threadIdx.x, threads = blockDim.x, first_group = threadIdx.y * blockDim.x / 32;
+    }
+    CRK_DEV Pack<T, V> load(const T *p, unsigned q) const { return load_pack<T, V>(p + (size_t)q * V); }
+    CRK_DEV void store(unsigned q, const Pack<T, V> &o) const { store_pack<T, V>(y + (size_t)q * V, o); }
+    /* Loads in flight a thread: 4 single columns or 2 chunks (f64: 1);
+     * Wide = false: one chunk (layernorm's x, alpha, beta chunks of 16-bit
+     * values, two at a time, spilled on NVIDIA). */
+    template <bool Wide = true> struct Unroll {
+        static constexpr int value = sizeof(T) > 4 ? 1 : V == 1 ? 4 : Wide ? 2 : 1;
+    };
+    template <bool Wide = true, class F> CRK_DEV void each_chunk(F f) const {
+#pragma unroll Unroll<Wide>::value
+        for (unsigned k = 0, nk = strided_count(tid, chunks, threads), q = tid; k < nk; ++k, q += threads) f(q);
     }
 };
 
-template <class T>
-CRK_DEV void rmsnorm(const T *src, T *dst, const T *alpha, int n_cols, int block_size, float eps) {
-    (void)block_size; /* == blockDim.x under Candle's shape; the block is what is launched */
+template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const T *alpha, int n_cols, float eps) {
     __shared__ float slots[32];
-    const NormRow r(n_cols);
+    const NormRow<T, V> r(src, dst, n_cols);
     float ss = 0.f;
-    for (size_t c = r.tid; c < r.cols; c += r.threads) {
-        const float v = as_f32(src[r.base + c]);
-        ss += v * v;
-    }
+    r.each_chunk([&](unsigned q) {
+        const Pack<T, V> p = r.load(r.x, q);
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            const float v = as_f32(p.v[j]);
+            ss += v * v;
+        }
+    });
     ss = block_fold(ss, r.tid, r.threads, 0.f, slots + r.first_group, [](float a, float b) { return a + b; });
     const float scale = rsqrtf(ss / (float)r.cols + eps);
-    for (size_t c = r.tid; c < r.cols; c += r.threads) {
-        const float v = scale * as_f32(src[r.base + c]);
-        dst[r.base + c] = convert<T>(alpha ? v * as_f32(alpha[c]) : v);
-    }
+    r.each_chunk([&](unsigned q) {
+        const Pack<T, V> p = r.load(r.x, q);
+        Pack<T, V> o;
+        if (alpha) {
+            const Pack<T, V> a = r.load(alpha, q);
+#pragma unroll
+            for (int j = 0; j < V; ++j) o.v[j] = convert<T>(scale * as_f32(p.v[j]) * as_f32(a.v[j]));
+        } else {
+#pragma unroll
+            for (int j = 0; j < V; ++j) o.v[j] = convert<T>(scale * as_f32(p.v[j]));
+        }
+        r.store(q, o);
+    });
 }
 
-template <class T>
-CRK_DEV void layernorm(const T *src, T *dst, const T *alpha, const T *beta, int n_cols, int block_size, float eps) {
-    (void)block_size;
+template <int V, class T>
+CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta, int n_cols, float eps) {
     __shared__ F2 slots[32];
-    const NormRow r(n_cols);
+    const NormRow<T, V> r(src, dst, n_cols);
     F2 s = {0.f, 0.f};
-    for (size_t c = r.tid; c < r.cols; c += r.threads) {
-        const float v = as_f32(src[r.base + c]);
-        s = s + F2{v, v * v};
-    }
+    r.each_chunk([&](unsigned q) {
+        const Pack<T, V> p = r.load(r.x, q);
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            const float v = as_f32(p.v[j]);
+            s = s + F2{v, v * v};
+        }
+    });
     s = block_fold(s, r.tid, r.threads, F2{0.f, 0.f}, slots + r.first_group, [](F2 a, F2 b) { return a + b; });
     const float mean = s.a / (float)r.cols, var = s.b / (float)r.cols - mean * mean;
     const float inv_std = rsqrtf(var + eps);
-    for (size_t c = r.tid; c < r.cols; c += r.threads) {
-        float v = (as_f32(src[r.base + c]) - mean) * inv_std;
-        if (alpha) v *= as_f32(alpha[c]);
-        if (beta) v += as_f32(beta[c]);
-        dst[r.base + c] = convert<T>(v);
-    }
+    r.template each_chunk<false>([&](unsigned q) {
+        const Pack<T, V> p = r.load(r.x, q);
+        Pack<T, V> a, b, o;
+        if (alpha) a = r.load(alpha, q);
+        if (beta) b = r.load(beta, q);
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            float v = (as_f32(p.v[j]) - mean) * inv_std;
+            if (alpha) v *= as_f32(a.v[j]);
+            if (beta) v += as_f32(b.v[j]);
+            o.v[j] = convert<T>(v);
+        }
+        r.store(q, o);
+    });
+}
+
+/* Candle's rmsnorm_<dt> / layernorm_<dt>: a column at a time. block_size
+ * == blockDim.x under Candle's shape; the block is what is launched. */
+template <class T>
+CRK_DEV void rmsnorm(const T *src, T *dst, const T *alpha, int n_cols, int block_size, float eps) {
+    (void)block_size;
+    rmsnorm_rows<1>(src, dst, alpha, n_cols, eps);
+}
+template <class T>
+CRK_DEV void layernorm(const T *src, T *dst, const T *alpha, const T *beta, int n_cols, int block_size, float eps) {
+    (void)block_size;
+    layernorm_rows<1>(src, dst, alpha, beta, n_cols, eps);
+}
+
+/* libcrk's crk_rmsnorm_vec_<dt> / crk_layernorm_vec_<dt>: Candle's
+ * parameters and arithmetic, 16 bytes a load. Contract (crk_rmsnorm and
+ * crk_layernorm check it, else they launch Candle's kernel): n_cols a
+ * multiple of 16 / sizeof(T); src, dst, alpha, beta 16-byte aligned. */
+template <class T>
+CRK_DEV void rmsnorm_vec(const T *src, T *dst, const T *alpha, int n_cols, int block_size, float eps) {
+    (void)block_size;
+    rmsnorm_rows<16 / (int)sizeof(T)>(src, dst, alpha, n_cols, eps);
+}
+template <class T>
+CRK_DEV void layernorm_vec(const T *src, T *dst, const T *alpha, const T *beta, int n_cols, int block_size,
+                           float eps) {
+    (void)block_size;
+    layernorm_rows<16 / (int)sizeof(T)>(src, dst, alpha, beta, n_cols, eps);
 }
 
 } // namespace crk

@@ -6,6 +6,8 @@
 #include "error.h"
 #include "launch.h"
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define MAX_GRID 0x7FFFFFFFu
@@ -90,17 +92,35 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
     return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }
 
-/* rmsnorm (beta unused) and layernorm: Candle's block_size, 32 below 1024
- * columns, else 1024, as the block and as the argument. */
+static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) == 0; }
+
+/* rmsnorm (beta unused) and layernorm. Rows that take 16-byte chunks
+ * (n_cols a multiple of 16 / size, every pointer 16-byte aligned) run our
+ * crk_<op>_vec_<dt>, about two chunks a thread (a power of two, 32..1024);
+ * others Candle's kernel with Candle's block_size (32 below 1024 columns,
+ * else 1024) as the block and as the argument. include/crk.h says so. */
 static crk_status norm(crk_ctx *ctx, crk_stream s, const char *name, const char *op, const void *src, void *dst,
                        const void *alpha, const void *beta, size_t n_rows, size_t n_cols, float eps) {
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = rows_kernel(ctx, name, CRK_FAMILY_NORM, src, dst, n_rows, n_cols, &st);
     if (!ki) return st;
+    if (!strncmp(ki->op, "crk_", 4))
+        return crk_fail(CRK_E_INVALID, "%s is libcrk's own variant: pass %s_%s (crk_%s picks the kernel)", name, op,
+                        crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)), op);
     if (strcmp(ki->op, op))
         return crk_fail(CRK_E_INVALID, "%s is a %s kernel: use crk_%s", name, ki->op, ki->op);
     if (n_rows == 0 || n_cols == 0) return CRK_OK;
-    const unsigned bs = n_cols < 1024 ? 32 : 1024;
+    unsigned bs = n_cols < 1024 ? 32 : 1024;
+    const size_t chunk = 16 / crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0));
+    if (n_cols % chunk == 0 && aligned16(src) && aligned16(dst) && aligned16(alpha) && aligned16(beta)) {
+        char vec[64];
+        snprintf(vec, sizeof vec, "crk_%s_vec_%s", op, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
+        const crk_kernel_info *vk = crk_kernel_find(vec);
+        if (vk) {
+            ki = vk, bs = 32;
+            while (bs < 1024 && (size_t)bs * 2 < n_cols / chunk) bs *= 2;
+        }
+    }
     arg_pack a = {.out = dst, .in = {src, alpha, beta}};
     const double sc[3] = {(double)n_cols, (double)bs, (double)eps};
     if ((st = crk_pack_args(ki, &a, sc, 3, NULL)) != CRK_OK) return st;

@@ -62,8 +62,10 @@ spawn rowover 'copy2d_*' fill fill.h 's/col + j < d2; ++j/col + j <= d2; ++j/; s
 spawn fillshort 'fill_*' fill fill.h 's/zip_contiguous<16 \/ sizeof(T)>(numel, buf/zip_contiguous<16 \/ sizeof(T)>(numel - 1, buf/'
 # reduce (norms, softmax): 16-lane shuffles where Candle's groups are 32 lanes
 spawn width 'rmsnorm_*' reduce crk_port.h 's/return shfl_xor_w<32>(v, mask);/return shfl_xor_w<16>(v, mask);/'
+# reduce: libcrk's vector norms leave a row's last chunk out (not summed, not written)
+spawn lastchunk 'crk_rmsnorm_vec_*' reduce rows.h 's/chunks = cols \/ V;/chunks = cols \/ V - (V > 1);/'
 # reduce: the halving tree without its barrier (threads read partners' slots early)
-spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > 0; s >>= 1) {/{n;s/block_barrier();//}'
+spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > last; s >>= 1) {/{n;s/block_barrier();//}'
 # reduce: argmin takes a later equal value (ties must keep the first)
 spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
 # indexing: index_select reads strided ids linearly (upstream's reading, §6 item 9)

@@ -96,6 +96,12 @@ static uint32_t bfe_i(uint32_t x, uint32_t off, uint32_t wd)
     return (uint32_t)((int32_t)(x << (32 - off - wd)) >> (32 - wd));
 }
 
+/* Three-operand min/max/median of signed or unsigned values (the
+ * v_{min,max,med}3 family; clang forms them from unrolled reductions). */
+static int64_t min3_s(int64_t a, int64_t b, int64_t c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
+static int64_t max3_s(int64_t a, int64_t b, int64_t c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
+static int64_t med3_s(int64_t a, int64_t b, int64_t c) { return a + b + c - min3_s(a, b, c) - max3_s(a, b, c); }
+
 static uint32_t perm_byte(uint64_t v, unsigned sel)
 {
     if (sel < 8)
@@ -232,6 +238,7 @@ static int lane_ops(ex_ctx *c)
     OP32(ISA_OP_v_and_or_b32, TY_B32, TY_B32, TY_B32, (a & b) | cc)
     OP32(ISA_OP_v_or3_b32, TY_B32, TY_B32, TY_B32, a | b | cc)
     OP32(ISA_OP_v_xor3_b32, TY_B32, TY_B32, TY_B32, a ^ b ^ cc)
+    OP32(ISA_OP_v_xad_u32, TY_B32, TY_B32, TY_B32, (a ^ b) + cc)
     OP32(ISA_OP_v_bfe_u32, TY_B32, TY_B32, TY_B32, bfe_u(a, b, cc))
     OP32(ISA_OP_v_bfe_i32, TY_B32, TY_B32, TY_B32, bfe_i(a, b, cc))
     OP32(ISA_OP_v_bfi_b32, TY_B32, TY_B32, TY_B32, (a & b) | (~a & cc))
@@ -240,6 +247,10 @@ static int lane_ops(ex_ctx *c)
     OP32(ISA_OP_v_perm_b32, TY_B32, TY_B32, TY_B32,
          perm_byte((uint64_t)a << 32 | b, cc & 0xFF) | perm_byte((uint64_t)a << 32 | b, (cc >> 8) & 0xFF) << 8 |
          perm_byte((uint64_t)a << 32 | b, (cc >> 16) & 0xFF) << 16 | perm_byte((uint64_t)a << 32 | b, cc >> 24) << 24)
+    OP32(ISA_OP_v_min3_i32, TY_B32, TY_B32, TY_B32, (uint32_t)min3_s((int32_t)a, (int32_t)b, (int32_t)cc))
+    OP32(ISA_OP_v_max3_i32, TY_B32, TY_B32, TY_B32, (uint32_t)max3_s((int32_t)a, (int32_t)b, (int32_t)cc))
+    OP32(ISA_OP_v_med3_i32, TY_B32, TY_B32, TY_B32, (uint32_t)med3_s((int32_t)a, (int32_t)b, (int32_t)cc))
+    OP32(ISA_OP_v_med3_u32, TY_B32, TY_B32, TY_B32, (uint32_t)med3_s(a, b, cc))
     OP32(ISA_OP_v_min3_u32, TY_B32, TY_B32, TY_B32, (a < b ? a : b) < cc ? (a < b ? a : b) : cc)
     OP32(ISA_OP_v_max3_u32, TY_B32, TY_B32, TY_B32, (a > b ? a : b) > cc ? (a > b ? a : b) : cc)
     OP32(ISA_OP_v_mbcnt_lo_u32_b32, TY_B32, TY_B32, 0, (uint32_t)__builtin_popcount(a & (uint32_t)((1ull << l) - 1)) + b)
@@ -421,6 +432,12 @@ static int lane_ops(ex_ctx *c)
     OP16(ISA_OP_v_min_u16, 2, a < b ? a : b)
     OP16(ISA_OP_v_max_i16, 2, (int16_t)a > (int16_t)b ? a : b)
     OP16(ISA_OP_v_min_i16, 2, (int16_t)a < (int16_t)b ? a : b)
+    OP16(ISA_OP_v_min3_i16, 3, (uint32_t)min3_s((int16_t)a, (int16_t)b, (int16_t)cc))
+    OP16(ISA_OP_v_max3_i16, 3, (uint32_t)max3_s((int16_t)a, (int16_t)b, (int16_t)cc))
+    OP16(ISA_OP_v_med3_i16, 3, (uint32_t)med3_s((int16_t)a, (int16_t)b, (int16_t)cc))
+    OP16(ISA_OP_v_min3_u16, 3, (uint32_t)min3_s(a & 0xFFFF, b & 0xFFFF, cc & 0xFFFF))
+    OP16(ISA_OP_v_max3_u16, 3, (uint32_t)max3_s(a & 0xFFFF, b & 0xFFFF, cc & 0xFFFF))
+    OP16(ISA_OP_v_med3_u16, 3, (uint32_t)med3_s(a & 0xFFFF, b & 0xFFFF, cc & 0xFFFF))
     OP16(ISA_OP_v_mad_u16, 3, a * b + cc)
     OP16(ISA_OP_v_mad_legacy_u16, 3, a * b + cc)
     OP16(ISA_OP_v_mad_i16, 3, (uint32_t)((int16_t)a * (int16_t)b + (int16_t)cc))

@@ -678,6 +678,52 @@ static void test_swap(void)
               vgpr[12][l], vgpr[13][l]);
 }
 
+/* v_{min,max,med}3 of signed and unsigned 32- and 16-bit values and
+ * v_xad_u32 (gfx9 VOP3: clang forms them from unrolled reductions and
+ * counted loops): v3.. = op(v0, v1, v2), on values of both signs. */
+static const uint16_t K3_OPS[12] = {465, 466, 468, 469, 471, 472, 501, 502, 504, 505, 507, 508};
+enum { XAD_U32 = 499 }; /* v_xad_u32: (a ^ b) + c, wrapping (clang's loop-count arithmetic) */
+
+static int64_t sel3(int k, int64_t a, int64_t b, int64_t c)
+{
+    const int64_t lo = a < b ? (a < c ? a : c) : (b < c ? b : c), hi = a > b ? (a > c ? a : c) : (b > c ? b : c);
+    return k % 3 == 0 ? lo : k % 3 == 1 ? hi : a + b + c - lo - hi;
+}
+
+static void test_minmax3(void)
+{
+    uint8_t code[13 * 8 + 4];
+    for (int i = 0; i < 13; i++) { /* VOP3 op, vdst v(3+i); src0..2 = v0, v1, v2 (256 + n) */
+        const uint32_t d0 = 0xD0000000u | (uint32_t)(i < 12 ? K3_OPS[i] : XAD_U32) << 16 | (uint32_t)(3 + i);
+        const uint32_t d1 = 256u | 257u << 9 | 258u << 18;
+        memcpy(code + 8 * i, &d0, 4), memcpy(code + 8 * i + 4, &d1, 4);
+    }
+    const uint8_t endpgm[4] = {0x00, 0x00, 0x81, 0xbf};
+    memcpy(code + 104, endpgm, 4);
+    emu_wave w;
+    wave(&w, EMU_GFX9, code, sizeof code);
+    for (int l = 0; l < 64; l++) /* both signs, equal pairs, the 16-bit sign bit */
+        vgpr[0][l] = (uint32_t)(l * 7919 - 200000), vgpr[1][l] = (uint32_t)(l % 5 ? 0x8000 + l : l * 7919 - 200000),
+        vgpr[2][l] = (uint32_t)(l * 31 - 1000);
+    CHECK(run(&w) == 0, "min3/max3/med3/xad ran");
+    for (int l = 0; l < 64; l++)
+        CHECK(vgpr[15][l] == (vgpr[0][l] ^ vgpr[1][l]) + vgpr[2][l], "v_xad_u32 lane %d: %08x", l, vgpr[15][l]);
+    for (int i = 0; i < 12; i++)
+        for (int l = 0; l < 64; l++) {
+            const int sixteen = i >= 6, is_signed = i % 2 == 0; /* K3_OPS: min, max, med; i then u */
+            int64_t x[3];
+            for (int k = 0; k < 3; k++) {
+                const uint32_t r = vgpr[k][l];
+                x[k] = sixteen ? (is_signed ? (int64_t)(int16_t)r : (int64_t)(uint16_t)r)
+                               : (is_signed ? (int64_t)(int32_t)r : (int64_t)r);
+            }
+            const int64_t a = x[0], b = x[1], c = x[2];
+            const uint32_t want = (uint32_t)sel3(i / 2, a, b, c), got = vgpr[3 + i][l];
+            CHECK((sixteen ? (got & 0xFFFF) == (want & 0xFFFF) : got == want), "op %u lane %d: %08x, want %08x",
+                  K3_OPS[i], l, got, want);
+        }
+}
+
 /* gfx90a's opcode map, picked from the image's ELF header (e_flags mach
  * 0x3f): VOP2 op 0x17 is v_madmk_f32 there (unfused), v_fmamk_f32 on
  * gfx940+. Operands chosen so fused and unfused results differ. */
@@ -842,6 +888,7 @@ int main(int argc, char **argv)
     test_t16();
     test_ds();
     test_swap();
+    test_minmax3();
     test_gfx90a();
     test_cache();
     test_salu();

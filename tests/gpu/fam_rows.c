@@ -4,10 +4,15 @@
  * 1025, 4096, 32768, 2^20; many short rows; NaN and +-inf inside rows; NULL
  * alpha/beta; no rows. Candle's shapes: softmax grid (rows), block
  * (1,32,1); norms block_size = 32 below 1024 columns, else 1024, as blockDim.x
- * and as the argument; crk_softmax's own block (row_threads). The reference folds in the same lane order, so the
- * tolerances (values.c) do not grow with the row length. */
+ * and as the argument; crk_softmax's own block (row_threads); crk_rmsnorm
+ * and crk_layernorm on 16-byte chunks where the row allows (vec_threads).
+ * libcrk's crk_*_vec_<dt> run alone on the rows their contract takes
+ * (sliced by whole chunks), with libcrk's block and with 32 threads. The
+ * reference folds in the same lane and chunk order, so the tolerances
+ * (values.c) do not grow with the row length. */
 #include "suite.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,14 +31,28 @@ static const rows_case ROWS[] = {
 #define N_ROWS (sizeof ROWS / sizeof ROWS[0])
 
 /* Threads per row: Candle's shapes (softmax 32; norms 32 or 1024), which
- * libcrk's norm helpers launch too; crk_softmax's block (include/crk.h):
- * the power of two >= cols / 8, at least 32, at most 1024. */
+ * libcrk's norm helpers launch too when the row cannot take 16-byte chunks;
+ * crk_softmax's block (include/crk.h): the power of two >= cols / 8, at
+ * least 32, at most 1024. */
 static unsigned row_threads(const crk_kernel_info *ki, size_t cols, int candle) {
     if (ki->family_id != CRK_FAMILY_SOFTMAX) return cols < 1024 ? 32 : 1024;
     unsigned t = 32;
     while (!candle && t < 1024 && (size_t)t * 8 < cols) t *= 2;
     return t;
 }
+
+/* libcrk's vector norms (crk_*_vec_<dt>, include/crk.h): chunks of 16
+ * bytes, taken when n_cols is a multiple of the chunk and src, dst, alpha
+ * and beta are 16-byte aligned; about two chunks a thread (the power of
+ * two >= chunks / 2, 32..1024). */
+static int is_vec(const crk_kernel_info *ki) { return !strncmp(ki->op, "crk_", 4); }
+static unsigned chunk_of(crk_dtype dt) { return 16 / (unsigned)crk_dtype_size(dt); }
+static unsigned vec_threads(size_t chunks) {
+    unsigned t = 32;
+    while (t < 1024 && (size_t)t * 2 < chunks) t *= 2;
+    return t;
+}
+static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) == 0; }
 
 static void fill_uniform(crk_dtype dt, unsigned char *buf, size_t n, double lo, double hi, rng_t *r) {
     const size_t sz = crk_dtype_size(dt);
@@ -46,14 +65,28 @@ static void fill_uniform(crk_dtype dt, unsigned char *buf, size_t n, double lo, 
 int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const rows_case *rc = &ROWS[lc - CASES];
     const crk_dtype dt = (crk_dtype)ki->dtypes[0];
-    const size_t sz = crk_dtype_size(dt), n = rc->rows * rc->cols, off = (size_t)(lc - CASES) % 3;
-    const int softmax = ki->family_id == CRK_FAMILY_SOFTMAX, layer = !strcmp(ki->op, "layernorm");
-    const unsigned threads = row_threads(ki, rc->cols, S->shape == SHAPE_CANDLE);
+    const int softmax = ki->family_id == CRK_FAMILY_SOFTMAX, layer = strstr(ki->op, "layernorm") != NULL;
+    const int vec = is_vec(ki), candle = S->shape == SHAPE_CANDLE;
+    const unsigned chunk = chunk_of(dt);
+    /* sliced by 0-2 elements; the vector kernels by whole chunks (their contract) */
+    const size_t sz = crk_dtype_size(dt), n = rc->rows * rc->cols, off = (size_t)(lc - CASES) % 3 * (vec ? chunk : 1);
+    const size_t bofs = ((rc->cols + 1) * sz + 15) / 16 * 16; /* beta's offset after alpha: 16-byte aligned */
+    const void *dsrc = (const char *)S->dev[0] + off * sz;
+    const void *da = rc->no_affine ? NULL : S->dev[2];
+    const void *db = rc->no_affine ? NULL : (const char *)S->dev[2] + bofs;
+    /* the order the launched kernel folds in: threads a row, columns a chunk */
+    unsigned threads = row_threads(ki, rc->cols, candle), used_chunk = 1;
+    if (vec) /* Candle's shape slot: libcrk's block; the other: 32 threads, many chunks each */
+        used_chunk = chunk, threads = candle ? vec_threads(rc->cols / chunk) : 32;
+    else if (!softmax && !candle && rc->cols % chunk == 0 && aligned16(dsrc) && aligned16(S->dev[1]) &&
+             aligned16(da) && aligned16(db)) /* crk_rmsnorm/crk_layernorm take the vector kernel */
+        used_chunk = chunk, threads = vec_threads(rc->cols / chunk);
     const float eps = 1e-5f;
     char cname[160];
-    snprintf(cname, sizeof cname, "rows %s%s", rc->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");
+    snprintf(cname, sizeof cname, "rows %s%s", rc->name, candle ? (vec ? ", libcrk's block" : ", Candle's launch shape")
+                                                           : (vec ? ", 32 threads a row" : ""));
     unsigned char *src = S->host[0], *got = S->host[1], *want = S->host[2], *alpha = S->host[3];
-    unsigned char *beta = alpha + (rc->cols + 1) * sz;
+    unsigned char *beta = alpha + bofs;
     double *xs = (double *)S->host[4];
     /* softmax over [-10, 10]; norms over [-2, 3] (mean and spread both
      * non-zero, so layernorm's E[x^2] - mean^2 keeps its precision) */
@@ -70,20 +103,17 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         const unsigned char *row = src + (off + r * rc->cols) * sz;
         unsigned char *o = want + r * rc->cols * sz;
         if (softmax) ref_softmax(dt, row, rc->cols, threads, o);
-        else if (layer) ref_layernorm(dt, row, a, b, rc->cols, threads, eps, o);
-        else ref_rmsnorm(dt, row, a, rc->cols, threads, eps, o);
+        else if (layer) ref_layernorm(dt, row, a, b, rc->cols, threads, used_chunk, eps, o);
+        else ref_rmsnorm(dt, row, a, rc->cols, threads, used_chunk, eps, o);
     }
     for (size_t i = 0; i < n; i++) xs[i] = ref_value_f64(dt, want + i * sz);
     const unsigned char poison = poison_byte(S);
     memset(got, poison, (n + GUARD) * sz);
-    if (upload(S, S->dev[0], src, (off + n) * sz) || upload(S, S->dev[2], alpha, 2 * (rc->cols + 1) * sz) ||
+    if (upload(S, S->dev[0], src, (off + n) * sz) || upload(S, S->dev[2], alpha, bofs + (rc->cols + 1) * sz) ||
         upload(S, S->dev[1], got, (n + GUARD) * sz))
         return gpu_ok(CRK_E_GPU, ki, cname), 1;
-    const void *dsrc = (const char *)S->dev[0] + off * sz;
-    const void *da = rc->no_affine ? NULL : S->dev[2];
-    const void *db = rc->no_affine ? NULL : (const char *)S->dev[2] + (rc->cols + 1) * sz;
     crk_status st = CRK_OK;
-    if (S->shape == SHAPE_CANDLE) {
+    if (candle || vec) {
         if (rc->rows) { /* Candle launches nothing for no rows */
             const void *in[3] = {dsrc, da, db};
             const double sc[3] = {(double)rc->cols, (double)threads, (double)eps};
@@ -104,6 +134,7 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
 
 /* Row case i runs with layout case i (one each). */
 int rows_applies(const layout_case *lc, const crk_kernel_info *ki) {
-    (void)ki;
-    return (size_t)(lc - CASES) < N_ROWS;
+    const size_t i = (size_t)(lc - CASES);
+    if (i >= N_ROWS) return 0;
+    return !is_vec(ki) || ROWS[i].cols % chunk_of((crk_dtype)ki->dtypes[0]) == 0; /* the vector kernels' contract */
 }

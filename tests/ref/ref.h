@@ -107,11 +107,12 @@ void ref_fast_reduce(const char *op, crk_dtype dt, const void *vals, size_t e, s
  * of 32): max in T, exp(x - max) in T summed in f32 (f64 for f64), T(1/sum). */
 void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, void *out);
 /* rmsnorm / layernorm of one row, f32 statistics summed over `threads` lanes
- * (32-lane butterflies, then over the groups); alpha/beta may be NULL. */
-void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols, unsigned threads, float eps,
-                 void *out);
+ * in chunks of `chunk` columns (1: Candle's kernels; crk_*_vec: 16 bytes),
+ * then 32-lane butterflies and over the groups; alpha/beta may be NULL. */
+void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols, unsigned threads, unsigned chunk,
+                 float eps, void *out);
 void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void *beta, size_t n_cols,
-                   unsigned threads, float eps, void *out);
+                   unsigned threads, unsigned chunk, float eps, void *out);
 /* One rotated pair: d0 = x0·c − x1·s, d1 = x0·s + x1·c in T. */
 void ref_rope_pair(crk_dtype dt, const void *x0, const void *x1, const void *c, const void *s, void *d0, void *d1);
 

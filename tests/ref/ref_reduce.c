@@ -182,18 +182,21 @@ void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads,
 /* --------------------------------------------------------------- norms */
 
 /* The kernels' per-row statistics: sums over the f32 values of the row,
- * thread l taking columns l, l+threads, ...; squares fused (fmaf) as the
- * compilers contract ss += v*v. */
-static void row_sums(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, float *s, float *ss) {
-    const size_t sz = ref_dtype_size(dt);
+ * thread l taking chunks l, l+threads, ... of `chunk` consecutive columns
+ * (1: Candle's kernels; 16 bytes' worth: crk_*_vec), a chunk's columns in
+ * order; squares fused (fmaf) as the compilers contract ss += v*v. */
+static void row_sums(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, float *s,
+                     float *ss) {
+    const size_t sz = ref_dtype_size(dt), chunks = n_cols / chunk;
     float *v = calloc(threads, 2 * sizeof(float));
     if (!v) abort();
     for (unsigned l = 0; l < threads; l++)
-        for (size_t c = l; c < n_cols; c += threads) {
-            const float x = (float)ref_value_f64(dt, (const unsigned char *)row + c * sz);
-            v[2 * l] += x;
-            v[2 * l + 1] = fmaf(x, x, v[2 * l + 1]);
-        }
+        for (size_t q = l; q < chunks; q += threads)
+            for (size_t c = q * chunk; c < (q + 1) * chunk; c++) {
+                const float x = (float)ref_value_f64(dt, (const unsigned char *)row + c * sz);
+                v[2 * l] += x;
+                v[2 * l + 1] = fmaf(x, x, v[2 * l + 1]);
+            }
     const float zero[2] = {0, 0};
     block_fold((unsigned char *)v, threads, 2 * sizeof(float), zero, fold_f32x2, NULL);
     *s = v[0], *ss = v[1];
@@ -204,10 +207,10 @@ static float elem(crk_dtype dt, const void *base, size_t i) {
     return (float)ref_value_f64(dt, (const unsigned char *)base + i * ref_dtype_size(dt));
 }
 
-void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols, unsigned threads, float eps,
-                 void *out) {
+void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols, unsigned threads, unsigned chunk,
+                 float eps, void *out) {
     float s, ss;
-    row_sums(dt, row, n_cols, threads, &s, &ss);
+    row_sums(dt, row, n_cols, threads, chunk, &s, &ss);
     const float scale = 1.0f / sqrtf(ss / (float)n_cols + eps);
     for (size_t c = 0; c < n_cols; c++) {
         float v = scale * elem(dt, row, c);
@@ -217,9 +220,9 @@ void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols
 }
 
 void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void *beta, size_t n_cols,
-                   unsigned threads, float eps, void *out) {
+                   unsigned threads, unsigned chunk, float eps, void *out) {
     float s, ss;
-    row_sums(dt, row, n_cols, threads, &s, &ss);
+    row_sums(dt, row, n_cols, threads, chunk, &s, &ss);
     const float mean = s / (float)n_cols, var = ss / (float)n_cols - mean * mean;
     const float inv_std = 1.0f / sqrtf(var + eps);
     for (size_t c = 0; c < n_cols; c++) {
