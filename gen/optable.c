@@ -138,7 +138,9 @@ static const gen_op SORT_OPS[] = {
     {"crk_asort_merge_asc", "crk::asort_merge_asc", SIG_ASORT_MERGE, 0, NULL},
     {"crk_asort_merge_desc", "crk::asort_merge_desc", SIG_ASORT_MERGE, 0, NULL},
 };
-static const gen_op SOFTMAX_OPS[] = {{"softmax", "crk::softmax", NULL, 0, NULL}};
+static const gen_op SOFTMAX_OPS[] = {
+    {"softmax", "crk::softmax", NULL, 0, NULL}, {"crk_softmax_vec", "crk::softmax_vec", NULL, 0, NULL},
+};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL}};
 #define OPS(a) a, sizeof a / sizeof a[0]
 
@@ -218,7 +220,7 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_REDUCE] = {"reduce", MOD_REDUCE, "reduce.h", "crk::fast_reduce", "fast_", 2, 1, {DT_REDUCE},
                            SIG_FAST, OPS(REDUCE_OPS), "f8_e4m3", up_no_i16_i32, RED},
     [CRK_FAMILY_SOFTMAX] = {"softmax", MOD_REDUCE, "rows.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_SOFTMAX,
-                            OPS(SOFTMAX_OPS), "f8_e4m3", up_all, ROWS},
+                            OPS(SOFTMAX_OPS), "f8_e4m3", up_not_ours, ROWS},
     [CRK_FAMILY_NORM] = {"norm", MOD_REDUCE, "rows.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_RMSNORM, OPS(NORM_OPS),
                          "f8_e4m3", up_not_ours, ROWS},
     [CRK_FAMILY_ROPE] = {"rope", MOD_REDUCE, "rope.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_ROPE, OPS(ROPE_OPS),

@@ -288,11 +288,14 @@ crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *
 crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       const size_t *sum_dims, size_t n_sum_dims, void *dst);
 /* softmax_<dt> over the last dim of n_rows contiguous rows of n_cols: a
- * block per row of the power of two >= n_cols / 8 threads (32 to 1024;
- * Candle launches 32), so long rows are not one wave's work. Sums fold in
- * groups of 32 lanes, then over the groups: the rounding differs from
- * Candle's 32-lane order only past 256 columns, within the family's
- * tolerance. */
+ * block per row, so long rows are not one wave's work (Candle launches 32
+ * threads). When n_cols is a multiple of 16 / sizeof(T) and src and dst are
+ * 16-byte aligned, our crk_softmax_vec_<dt> (16-byte loads, a thread's
+ * chunks folded column by column) with the power of two >=
+ * n_cols·sizeof(T)/32 threads (32 to 1024); otherwise softmax_<dt> with
+ * the power of two >= n_cols / 8. Sums fold in groups of 32 lanes, then
+ * over the groups: the rounding differs from Candle's 32-lane order,
+ * within the family's tolerance. */
 crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
                        size_t n_cols);
 /* rmsnorm_<dt> / layernorm_<dt> of n_rows contiguous rows of n_cols; alpha

@@ -100,13 +100,16 @@ CRK_DEV size_t reduce_offset(size_t numel, size_t i, size_t nd, const size_t *in
                                  : strided_offsets<1, uint32_t>((uint32_t)i, nd, info, info + nd).o[0];
 }
 
+/* a / b, 32-bit when both fit (a 64-bit division is a long subroutine). */
+CRK_DEV size_t div_fit(size_t a, size_t b) { return (a | b) >> 32 ? a / b : (size_t)((uint32_t)a / (uint32_t)b); }
+
 /* [b·E + t, end) in steps of n, as a counted loop (unrolled: several loads
  * in flight), through the info buffer's layout unless it is contiguous
  * (then the logical index is the offset: no divisions). */
 template <class T, class F>
 CRK_DEV void for_block_elements(size_t numel, size_t first, size_t end, unsigned n, bool flat, size_t nd,
                                 const size_t *info, const T *src, F f) {
-    const size_t count = first < end ? (end - first + n - 1) / n : 0;
+    const size_t count = first < end ? div_fit(end - first + n - 1, n) : 0;
     if (flat) {
 #pragma unroll 4
         for (size_t k = 0, i = first; k < count; ++k, i += n) f(i, src[i]);
@@ -121,7 +124,7 @@ CRK_DEV void fast_reduce_values(size_t numel, size_t E, size_t nd, const size_t 
     using A = typename Arith<T>::A;
     __shared__ A shr[1024];
     const unsigned t = threadIdx.x, n = blockDim.x;
-    const size_t n_out = E ? numel / E : gridDim.x; /* E = 0: numel = 0, one init per block */
+    const size_t n_out = E ? div_fit(numel, E) : gridDim.x; /* E = 0: numel = 0, one init per block */
     const bool flat = all_contiguous<1>(nd, info);
     for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
         A acc = Op::template init<A>();
@@ -139,7 +142,7 @@ CRK_DEV void fast_reduce_index(size_t numel, size_t E, size_t nd, const size_t *
     using P = ValAt<A>;
     __shared__ P shr[1024];
     const unsigned t = threadIdx.x, n = blockDim.x;
-    const size_t n_out = E ? numel / E : gridDim.x;
+    const size_t n_out = E ? div_fit(numel, E) : gridDim.x;
     const size_t last = info && nd ? info[nd - 1] : E; /* index = position along the last reordered dim */
     const bool flat = all_contiguous<1>(nd, info), narrow = numel <= 0xFFFFFFFFull; /* 32-bit modulo */
     for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {

@@ -11,7 +11,8 @@
  * Beyond upstream: any block of 32·k threads (k <= 32) is correct (groups
  * past the block's count read as the identity, not as uninitialised shared
  * memory), and softmax reads its input three times instead of writing and
- * re-reading the output. */
+ * re-reading the output. libcrk's own crk_<op>_vec_<dt> run the same
+ * arithmetic on 16-byte chunks of a row (RowChunks). */
 #ifndef CRK_ROWS_H
 #define CRK_ROWS_H
 #include "elementwise.h"
@@ -39,15 +40,39 @@ template <class V, class F> CRK_DEV V group32_fold(V v, F f) {
 CRK_DEV unsigned strided_count(unsigned first, unsigned end, unsigned step) {
     return first < end ? (end - first + step - 1) / step : 0;
 }
-/* Loads in flight a thread: 4; f64 one (unrolled, softmax_f64 spilled). */
-template <class T> struct RowUnroll { static constexpr int value = sizeof(T) > 4 ? 1 : 4; };
-/* softmax's exp loops: clang declines to unroll 16-bit ones for AMD
- * (an error under -Werror), so they are left to it there. */
-template <class T> struct ExpUnroll {
+
+/* A row in chunks of V consecutive columns: V = 1 in Candle's kernels; 16
+ * bytes' worth in libcrk's crk_*_vec (their contract: n_cols a multiple of
+ * V, pointers 16-byte aligned). Thread tid of `threads` takes chunks tid,
+ * tid + threads, ... and a chunk's columns in order. 32-bit columns
+ * (n_cols is an int) in counted loops. */
+template <class T, int V> struct RowChunks {
+    const T *x;
+    T *y;
+    unsigned cols, chunks, tid, threads;
+    CRK_DEV RowChunks(const T *src, T *dst, size_t row, int n_cols, unsigned tid_, unsigned threads_) {
+        cols = n_cols > 0 ? (unsigned)n_cols : 0;
+        chunks = cols / V;
+        x = src + row * cols, y = dst + row * cols;
+        tid = tid_, threads = threads_;
+    }
+    CRK_DEV Pack<T, V> load(const T *p, unsigned q) const { return load_pack<T, V>(p + (size_t)q * V); }
+    CRK_DEV void store(unsigned q, const Pack<T, V> &o) const { store_pack<T, V>(y + (size_t)q * V, o); }
+    template <int Unroll, class F> CRK_DEV void each_chunk(F f) const {
+#pragma unroll Unroll
+        for (unsigned k = 0, nk = strided_count(tid, chunks, threads), q = tid; k < nk; ++k, q += threads) f(q);
+    }
+    /* Loads in flight a thread: 4 columns or 2 chunks; f64 one (more
+     * spilled softmax_f64). Lean: one chunk (layernorm's x, alpha and beta
+     * chunks of 16-bit values, two at a time, spilled on NVIDIA). */
+    static constexpr int unroll = sizeof(T) > 4 ? 1 : V == 1 ? 4 : 2;
+    static constexpr int lean = V == 1 ? unroll : 1;
+    /* softmax's exp loops: clang declines to unroll 16-bit ones for AMD
+     * (an error under -Werror), so they are left to it there. */
 #if CRK_AMD
-    static constexpr int value = sizeof(T) == 2 ? 1 : RowUnroll<T>::value;
+    static constexpr int exp_unroll = sizeof(T) == 2 ? 1 : unroll;
 #else
-    static constexpr int value = RowUnroll<T>::value;
+    static constexpr int exp_unroll = unroll;
 #endif
 };
 
@@ -87,31 +112,46 @@ CRK_DEV float narrow_inv(float inv, float) { return inv; }
 CRK_DEV double narrow_inv(double inv, double) { return inv; }
 template <class S> CRK_DEV H<S> narrow_inv(float inv, H<S>) { return H<S>::make(inv); }
 
-/* softmax_<dt>(src, dst, n_cols): row blockIdx.x. Candle's passes: max in
- * T (maxg), exp(x - max) in T summed in the accumulator, dst = e * T(1/sum).
- * The exps of the last pass are recomputed, bit for bit the ones summed. */
-template <class T> CRK_DEV void softmax(const T *src, T *dst, int n_cols) {
+/* softmax over row blockIdx.x, the block's threads over its chunks.
+ * Candle's passes: max in T (maxg), exp(x - max) in T summed in the
+ * accumulator, dst = e * T(1/sum). The exps of the last pass are
+ * recomputed, bit for bit the ones summed. */
+template <int V, class T> CRK_DEV void softmax_rows(const T *src, T *dst, int n_cols) {
     using A = typename Arith<T>::A;
     using C = typename Acc<A>::T;
+    using R = RowChunks<T, V>;
     __shared__ A slots_max[32];
     __shared__ C slots_sum[32];
-    const unsigned tid = block_tid(), n = block_threads();
-    /* 32-bit columns (n_cols is an int) in counted loops: the compilers
-     * unroll them and keep several loads in flight (size_t loops kept one) */
-    const unsigned cols = n_cols > 0 ? (unsigned)n_cols : 0;
-    const T *x = src + (size_t)blockIdx.x * cols;
-    T *y = dst + (size_t)blockIdx.x * cols;
+    const R r(src, dst, blockIdx.x, n_cols, block_tid(), block_threads());
     A mx = Lim<A>::lowest();
-#pragma unroll RowUnroll<T>::value
-    for (unsigned k = 0, nk = strided_count(tid, cols, n), c = tid; k < nk; ++k, c += n) mx = m::maxg(mx, Arith<T>::in(x[c]));
-    mx = block_fold(mx, tid, n, Lim<A>::lowest(), slots_max, [](A a, A b) { return m::maxg(a, b); });
+    r.template each_chunk<R::unroll>([&](unsigned q) {
+        const Pack<T, V> p = r.load(r.x, q);
+#pragma unroll
+        for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(p.v[j]));
+    });
+    mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, [](A a, A b) { return m::maxg(a, b); });
     C sum = 0;
-#pragma unroll ExpUnroll<T>::value
-    for (unsigned k = 0, nk = strided_count(tid, cols, n), c = tid; k < nk; ++k, c += n) sum += widen(m::exp(Arith<T>::in(x[c]) - mx));
-    sum = block_fold(sum, tid, n, (C)0, slots_sum, [](C a, C b) { return a + b; });
+    r.template each_chunk<R::exp_unroll>([&](unsigned q) {
+        const Pack<T, V> p = r.load(r.x, q);
+#pragma unroll
+        for (int j = 0; j < V; ++j) sum += widen(m::exp(Arith<T>::in(p.v[j]) - mx));
+    });
+    sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, [](C a, C b) { return a + b; });
     const A inv = narrow_inv((C)1 / sum, mx);
-#pragma unroll ExpUnroll<T>::value
-    for (unsigned k = 0, nk = strided_count(tid, cols, n), c = tid; k < nk; ++k, c += n) y[c] = Arith<T>::out(m::exp(Arith<T>::in(x[c]) - mx) * inv);
+    r.template each_chunk<R::exp_unroll>([&](unsigned q) {
+        const Pack<T, V> p = r.load(r.x, q);
+        Pack<T, V> o;
+#pragma unroll
+        for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(m::exp(Arith<T>::in(p.v[j]) - mx) * inv);
+        r.store(q, o);
+    });
+}
+
+/* Candle's softmax_<dt>(src, dst, n_cols): a column at a time. */
+template <class T> CRK_DEV void softmax(const T *src, T *dst, int n_cols) { softmax_rows<1>(src, dst, n_cols); }
+/* libcrk's crk_softmax_vec_<dt>: 16 bytes a load (RowChunks' contract). */
+template <class T> CRK_DEV void softmax_vec(const T *src, T *dst, int n_cols) {
+    softmax_rows<16 / (int)sizeof(T)>(src, dst, n_cols);
 }
 
 /* ---------------------------------------------------------------- norms */
@@ -127,41 +167,21 @@ template <class T> CRK_DEV float as_f32(T v) { return (float)v; }
 CRK_DEV float as_f32(f16 v) { return to_f32(v); }
 CRK_DEV float as_f32(bf16 v) { return to_f32(v); }
 
-/* A row of a norm in chunks of V consecutive columns: V = 1 in Candle's
- * kernels; 16 bytes' worth in libcrk's crk_*_vec (thread l takes chunks
- * l, l + threads, ... and a chunk's columns in order). 32-bit columns
- * (n_cols is an int), counted loops (see softmax); its 32-lane groups'
- * first slot in the block. */
-template <class T, int V> struct NormRow {
-    const T *x;
-    T *y;
-    unsigned cols, chunks, tid, threads, first_group;
-    CRK_DEV NormRow(const T *src, T *dst, int n_cols) {
-        cols = n_cols > 0 ? (unsigned)n_cols : 0;
-        chunks = cols / V;
-        const size_t base = ((size_t)blockIdx.x * blockDim.y + threadIdx.y) * cols;
-        x = src + base, y = dst + base;
-        tid = threadIdx.x, threads = blockDim.x, first_group = threadIdx.y * blockDim.x / 32;
-    }
-    CRK_DEV Pack<T, V> load(const T *p, unsigned q) const { return load_pack<T, V>(p + (size_t)q * V); }
-    CRK_DEV void store(unsigned q, const Pack<T, V> &o) const { store_pack<T, V>(y + (size_t)q * V, o); }
-    /* Loads in flight a thread: 4 single columns or 2 chunks (f64: 1);
-     * Wide = false: one chunk (layernorm's x, alpha, beta chunks of 16-bit
-     * values, two at a time, spilled on NVIDIA). */
-    template <bool Wide = true> struct Unroll {
-        static constexpr int value = sizeof(T) > 4 ? 1 : V == 1 ? 4 : Wide ? 2 : 1;
-    };
-    template <bool Wide = true, class F> CRK_DEV void each_chunk(F f) const {
-#pragma unroll Unroll<Wide>::value
-        for (unsigned k = 0, nk = strided_count(tid, chunks, threads), q = tid; k < nk; ++k, q += threads) f(q);
-    }
+/* A norm's row blockIdx.x·blockDim.y + threadIdx.y over threadIdx.x, and
+ * its 32-lane groups' first slot in the block. */
+template <class T, int V> struct NormRow : RowChunks<T, V> {
+    unsigned first_group;
+    CRK_DEV NormRow(const T *src, T *dst, int n_cols)
+        : RowChunks<T, V>(src, dst, (size_t)blockIdx.x * blockDim.y + threadIdx.y, n_cols, threadIdx.x, blockDim.x),
+          first_group(threadIdx.y * blockDim.x / 32) {}
 };
 
 template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const T *alpha, int n_cols, float eps) {
     __shared__ float slots[32];
-    const NormRow<T, V> r(src, dst, n_cols);
+    using R = NormRow<T, V>;
+    const R r(src, dst, n_cols);
     float ss = 0.f;
-    r.each_chunk([&](unsigned q) {
+    r.template each_chunk<R::unroll>([&](unsigned q) {
         const Pack<T, V> p = r.load(r.x, q);
 #pragma unroll
         for (int j = 0; j < V; ++j) {
@@ -171,7 +191,7 @@ template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const 
     });
     ss = block_fold(ss, r.tid, r.threads, 0.f, slots + r.first_group, [](float a, float b) { return a + b; });
     const float scale = rsqrtf(ss / (float)r.cols + eps);
-    r.each_chunk([&](unsigned q) {
+    r.template each_chunk<R::unroll>([&](unsigned q) {
         const Pack<T, V> p = r.load(r.x, q);
         Pack<T, V> o;
         if (alpha) {
@@ -189,9 +209,10 @@ template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const 
 template <int V, class T>
 CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta, int n_cols, float eps) {
     __shared__ F2 slots[32];
-    const NormRow<T, V> r(src, dst, n_cols);
+    using R = NormRow<T, V>;
+    const R r(src, dst, n_cols);
     F2 s = {0.f, 0.f};
-    r.each_chunk([&](unsigned q) {
+    r.template each_chunk<R::unroll>([&](unsigned q) {
         const Pack<T, V> p = r.load(r.x, q);
 #pragma unroll
         for (int j = 0; j < V; ++j) {
@@ -202,7 +223,7 @@ CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta,
     s = block_fold(s, r.tid, r.threads, F2{0.f, 0.f}, slots + r.first_group, [](F2 a, F2 b) { return a + b; });
     const float mean = s.a / (float)r.cols, var = s.b / (float)r.cols - mean * mean;
     const float inv_std = rsqrtf(var + eps);
-    r.template each_chunk<false>([&](unsigned q) {
+    r.template each_chunk<R::lean>([&](unsigned q) {
         const Pack<T, V> p = r.load(r.x, q);
         Pack<T, V> a, b, o;
         if (alpha) a = r.load(alpha, q);

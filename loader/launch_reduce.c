@@ -58,6 +58,13 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     if ((st = crk_pack_args(ki, &a, sc, 1, NULL)) != CRK_OK) return st;
     const unsigned grid[3] = {(unsigned)(dst_el < MAX_GRID ? dst_el : MAX_GRID), 1, 1},
                    block[3] = {reduce_block(e), 1, 1};
+    /* A contiguous reordered layout goes as NULL info (the kernels read it
+     * as [dst_el, e]: no per-block layout check); argmin/argmax only with
+     * one sum dim, whose extent is then e, the modulus of their index. */
+    crk_layout reordered = {.rank = rank};
+    memcpy(reordered.dims, info, rank * sizeof(size_t)), memcpy(reordered.strides, info + rank, rank * sizeof(size_t));
+    if (crk_layout_is_contiguous(&reordered) && (strncmp(ki->op, "arg", 3) || n_sum_dims == 1))
+        return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
     return crk_launch_shaped(ctx, s, ki, info, 2 * rank, &a, grid, block);
 }
 
@@ -75,24 +82,55 @@ static const crk_kernel_info *rows_kernel(crk_ctx *ctx, const char *name, crk_fa
     return ki;
 }
 
+static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) == 0; }
+
+/* Our crk_<op>_vec_<dt> for rows of 16-byte chunks (n_cols a multiple of
+ * 16 / size, every pointer 16-byte aligned; else NULL), with its block:
+ * about two chunks a thread (a power of two, 32..1024). */
+static const crk_kernel_info *vec_kernel(const crk_kernel_info *ki, const char *op, size_t n_cols,
+                                         const void *const ptrs[4], unsigned *threads) {
+    const crk_dtype dt = (crk_dtype)crk_operand_dtype(ki, 0);
+    const size_t chunk = 16 / crk_dtype_size(dt);
+    if (n_cols % chunk) return NULL;
+    for (int i = 0; i < 4; i++)
+        if (!aligned16(ptrs[i])) return NULL;
+    char name[64];
+    snprintf(name, sizeof name, "crk_%s_vec_%s", op, crk_dtype_name(dt));
+    const crk_kernel_info *vk = crk_kernel_find(name);
+    unsigned t = 32;
+    while (t < 1024 && (size_t)t * 2 < n_cols / chunk) t *= 2;
+    if (vk) *threads = t;
+    return vk;
+}
+
+/* A helper given libcrk's own variant: it wants Candle's name. */
+static crk_status own_variant(const crk_kernel_info *ki, const char *name, const char *op) {
+    return crk_fail(CRK_E_INVALID, "%s is libcrk's own variant: pass %s_%s (crk_%s picks the kernel)", name, op,
+                    crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)), op);
+}
+
 crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
                        size_t n_cols) {
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = rows_kernel(ctx, name, CRK_FAMILY_SOFTMAX, src, dst, n_rows, n_cols, &st);
     if (!ki) return st;
+    if (!strncmp(ki->op, "crk_", 4)) return own_variant(ki, name, "softmax");
     if (n_rows == 0 || n_cols == 0) return CRK_OK;
+    /* Candle's block is (1, 32, 1); the kernels take any 32·k threads a row
+     * (kernels/rows.h), so long rows get more: 16-byte chunks, two a
+     * thread, where the row allows; else about 8 columns a thread */
+    unsigned t = 32;
+    const void *const ptrs[4] = {src, dst, NULL, NULL};
+    const crk_kernel_info *vk = vec_kernel(ki, "softmax", n_cols, ptrs, &t);
+    if (vk) ki = vk;
+    else
+        while (t < 1024 && (size_t)t * 8 < n_cols) t *= 2;
     arg_pack a = {.out = dst, .in = {src}};
     const double sc[1] = {(double)n_cols};
     if ((st = crk_pack_args(ki, &a, sc, 1, NULL)) != CRK_OK) return st;
-    /* Candle's block is (1, 32, 1); the kernel takes any 32·k threads a row
-     * (kernels/rows.h), so long rows get more: about 8 columns a thread */
-    unsigned t = 32;
-    while (t < 1024 && (size_t)t * 8 < n_cols) t *= 2;
     const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {t, 1, 1};
     return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }
-
-static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) == 0; }
 
 /* rmsnorm (beta unused) and layernorm. Rows that take 16-byte chunks
  * (n_cols a multiple of 16 / size, every pointer 16-byte aligned) run our
@@ -104,23 +142,14 @@ static crk_status norm(crk_ctx *ctx, crk_stream s, const char *name, const char 
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = rows_kernel(ctx, name, CRK_FAMILY_NORM, src, dst, n_rows, n_cols, &st);
     if (!ki) return st;
-    if (!strncmp(ki->op, "crk_", 4))
-        return crk_fail(CRK_E_INVALID, "%s is libcrk's own variant: pass %s_%s (crk_%s picks the kernel)", name, op,
-                        crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)), op);
+    if (!strncmp(ki->op, "crk_", 4)) return own_variant(ki, name, op);
     if (strcmp(ki->op, op))
         return crk_fail(CRK_E_INVALID, "%s is a %s kernel: use crk_%s", name, ki->op, ki->op);
     if (n_rows == 0 || n_cols == 0) return CRK_OK;
     unsigned bs = n_cols < 1024 ? 32 : 1024;
-    const size_t chunk = 16 / crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0));
-    if (n_cols % chunk == 0 && aligned16(src) && aligned16(dst) && aligned16(alpha) && aligned16(beta)) {
-        char vec[64];
-        snprintf(vec, sizeof vec, "crk_%s_vec_%s", op, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
-        const crk_kernel_info *vk = crk_kernel_find(vec);
-        if (vk) {
-            ki = vk, bs = 32;
-            while (bs < 1024 && (size_t)bs * 2 < n_cols / chunk) bs *= 2;
-        }
-    }
+    const void *const ptrs[4] = {src, dst, alpha, beta};
+    const crk_kernel_info *vk = vec_kernel(ki, op, n_cols, ptrs, &bs);
+    if (vk) ki = vk;
     arg_pack a = {.out = dst, .in = {src, alpha, beta}};
     const double sc[3] = {(double)n_cols, (double)bs, (double)eps};
     if ((st = crk_pack_args(ki, &a, sc, 3, NULL)) != CRK_OK) return st;

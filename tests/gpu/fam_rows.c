@@ -4,8 +4,8 @@
  * 1025, 4096, 32768, 2^20; many short rows; NaN and +-inf inside rows; NULL
  * alpha/beta; no rows. Candle's shapes: softmax grid (rows), block
  * (1,32,1); norms block_size = 32 below 1024 columns, else 1024, as blockDim.x
- * and as the argument; crk_softmax's own block (row_threads); crk_rmsnorm
- * and crk_layernorm on 16-byte chunks where the row allows (vec_threads).
+ * and as the argument; crk_softmax's own block (row_threads); the helpers
+ * on 16-byte chunks where the row allows (vec_threads).
  * libcrk's crk_*_vec_<dt> run alone on the rows their contract takes
  * (sliced by whole chunks), with libcrk's block and with 32 threads. The
  * reference folds in the same lane and chunk order, so the tolerances
@@ -41,9 +41,9 @@ static unsigned row_threads(const crk_kernel_info *ki, size_t cols, int candle) 
     return t;
 }
 
-/* libcrk's vector norms (crk_*_vec_<dt>, include/crk.h): chunks of 16
- * bytes, taken when n_cols is a multiple of the chunk and src, dst, alpha
- * and beta are 16-byte aligned; about two chunks a thread (the power of
+/* libcrk's vector kernels (crk_*_vec_<dt>, include/crk.h): chunks of 16
+ * bytes, taken when n_cols is a multiple of the chunk and src, dst (alpha
+ * and beta) are 16-byte aligned; about two chunks a thread (the power of
  * two >= chunks / 2, 32..1024). */
 static int is_vec(const crk_kernel_info *ki) { return !strncmp(ki->op, "crk_", 4); }
 static unsigned chunk_of(crk_dtype dt) { return 16 / (unsigned)crk_dtype_size(dt); }
@@ -78,8 +78,8 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     unsigned threads = row_threads(ki, rc->cols, candle), used_chunk = 1;
     if (vec) /* Candle's shape slot: libcrk's block; the other: 32 threads, many chunks each */
         used_chunk = chunk, threads = candle ? vec_threads(rc->cols / chunk) : 32;
-    else if (!softmax && !candle && rc->cols % chunk == 0 && aligned16(dsrc) && aligned16(S->dev[1]) &&
-             aligned16(da) && aligned16(db)) /* crk_rmsnorm/crk_layernorm take the vector kernel */
+    else if (!candle && rc->cols % chunk == 0 && aligned16(dsrc) && aligned16(S->dev[1]) &&
+             (softmax || (aligned16(da) && aligned16(db)))) /* the helper takes the vector kernel */
         used_chunk = chunk, threads = vec_threads(rc->cols / chunk);
     const float eps = 1e-5f;
     char cname[160];
@@ -102,7 +102,7 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     for (size_t r = 0; r < rc->rows; r++) {
         const unsigned char *row = src + (off + r * rc->cols) * sz;
         unsigned char *o = want + r * rc->cols * sz;
-        if (softmax) ref_softmax(dt, row, rc->cols, threads, o);
+        if (softmax) ref_softmax(dt, row, rc->cols, threads, used_chunk, o);
         else if (layer) ref_layernorm(dt, row, a, b, rc->cols, threads, used_chunk, eps, o);
         else ref_rmsnorm(dt, row, a, rc->cols, threads, used_chunk, eps, o);
     }
@@ -118,7 +118,7 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
             const void *in[3] = {dsrc, da, db};
             const double sc[3] = {(double)rc->cols, (double)threads, (double)eps};
             raw_launch rl = {NULL, 0, 0, 1, in, S->dev[1], sc, NULL, (unsigned)rc->rows, {threads, 1, 1}, 0};
-            if (softmax) rl.block3[0] = 1, rl.block3[1] = 32;
+            if (softmax && !vec) rl.block3[0] = 1, rl.block3[1] = 32;
             st = launch_raw(S, ki, &rl, threads);
         }
     } else if (softmax) {

@@ -104,8 +104,10 @@ int ref_is_true(crk_dtype cond_dt, const void *c);
 void ref_fast_reduce(const char *op, crk_dtype dt, const void *vals, size_t e, size_t idx0, size_t last,
                      unsigned threads, void *out);
 /* softmax of one row over `threads` lanes (32 = Candle's shape; a multiple
- * of 32): max in T, exp(x - max) in T summed in f32 (f64 for f64), T(1/sum). */
-void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, void *out);
+ * of 32) in chunks of `chunk` columns (1: Candle's kernel; crk_softmax_vec:
+ * 16 bytes): max in T, exp(x - max) in T summed in f32 (f64 for f64),
+ * T(1/sum). */
+void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, void *out);
 /* rmsnorm / layernorm of one row, f32 statistics summed over `threads` lanes
  * in chunks of `chunk` columns (1: Candle's kernels; crk_*_vec: 16 bytes),
  * then 32-lane butterflies and over the groups; alpha/beta may be NULL. */

@@ -146,7 +146,15 @@ static void exp_shifted(crk_dtype dt, const void *x, const void *mx, void *out) 
     ref_unary("exp", dt, d, out, 0);
 }
 
-void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, void *out) {
+/* Thread l's columns in the row kernels' order: chunks l, l + threads, ...
+ * of `chunk` columns (1: Candle's kernels), a chunk's columns in order
+ * (n_cols is a multiple of chunk). */
+static size_t first_col(unsigned l, unsigned chunk) { return (size_t)l * chunk; }
+static size_t next_col(size_t c, unsigned threads, unsigned chunk) {
+    return (c + 1) % chunk ? c + 1 : c + 1 + (size_t)(threads - 1) * chunk;
+}
+
+void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, void *out) {
     const size_t sz = ref_dtype_size(dt);
     const int wide = dt == CRK_F64; /* accumulator: double for f64, else float */
     unsigned char *mx = malloc(threads * 8), *sum = calloc(threads, 8), id[8] = {0}, e[8];
@@ -154,11 +162,12 @@ void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads,
     extreme(dt, 0, id);
     for (unsigned l = 0; l < threads; l++) {
         memcpy(mx + l * 8, id, sz);
-        for (size_t c = l; c < n_cols; c += threads) fold_max(mx + l * 8, (const unsigned char *)row + c * sz, &dt);
+        for (size_t c = first_col(l, chunk); c < n_cols; c = next_col(c, threads, chunk))
+            fold_max(mx + l * 8, (const unsigned char *)row + c * sz, &dt);
     }
     block_fold(mx, threads, 8, id, fold_max, &dt);
     for (unsigned l = 0; l < threads; l++)
-        for (size_t c = l; c < n_cols; c += threads) {
+        for (size_t c = first_col(l, chunk); c < n_cols; c = next_col(c, threads, chunk)) {
             exp_shifted(dt, (const unsigned char *)row + c * sz, mx, e);
             if (wide) *(double *)(sum + l * 8) += ref_value_f64(dt, e);
             else *(float *)(sum + l * 8) += (float)ref_value_f64(dt, e);
@@ -187,16 +196,15 @@ void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads,
  * order; squares fused (fmaf) as the compilers contract ss += v*v. */
 static void row_sums(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, float *s,
                      float *ss) {
-    const size_t sz = ref_dtype_size(dt), chunks = n_cols / chunk;
+    const size_t sz = ref_dtype_size(dt);
     float *v = calloc(threads, 2 * sizeof(float));
     if (!v) abort();
     for (unsigned l = 0; l < threads; l++)
-        for (size_t q = l; q < chunks; q += threads)
-            for (size_t c = q * chunk; c < (q + 1) * chunk; c++) {
-                const float x = (float)ref_value_f64(dt, (const unsigned char *)row + c * sz);
-                v[2 * l] += x;
-                v[2 * l + 1] = fmaf(x, x, v[2 * l + 1]);
-            }
+        for (size_t c = first_col(l, chunk); c < n_cols; c = next_col(c, threads, chunk)) {
+            const float x = (float)ref_value_f64(dt, (const unsigned char *)row + c * sz);
+            v[2 * l] += x;
+            v[2 * l + 1] = fmaf(x, x, v[2 * l + 1]);
+        }
     const float zero[2] = {0, 0};
     block_fold((unsigned char *)v, threads, 2 * sizeof(float), zero, fold_f32x2, NULL);
     *s = v[0], *ss = v[1];
