@@ -281,9 +281,11 @@ crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *
 /* fast_<op>_<dt> (sum min max argmin argmax) of the view src_l of src over
  * the dims sum_dims (distinct, < rank), as Candle's FastReduce: dst gets
  * the kept dims in order, contiguous; argmin/argmax write u32 positions
- * along the last of sum_dims. Launched as Candle launches it (a block per
- * output, the power of two >= min(1024, reduced count) threads), so 16-bit
- * sums and argmin/argmax ties come out as Candle's. An empty min/max/arg*
+ * along the last of sum_dims. Candle's order (a block per output of the
+ * power of two >= min(1024, reduced count) lanes), with a thread taking 4
+ * of Candle's lanes (2 for 8-byte values and argmin/argmax) where that
+ * leaves at least 32 threads: 16-bit sums and argmin/argmax ties come out
+ * as Candle's, bit for bit. An empty min/max/arg*
  * is CRK_E_INVALID (Candle: EmptyTensor); an empty sum writes zeros. */
 crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       const size_t *sum_dims, size_t n_sum_dims, void *dst);

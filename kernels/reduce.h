@@ -11,7 +11,9 @@
  * Beyond upstream: any grid (blocks loop over the outputs), any block size
  * up to 1024 (P = the largest power of two <= blockDim folds the rest in
  * first; a power-of-two block, Candle's, is unchanged by it), 64-bit
- * offsets, and a NULL info read as contiguous [dst_el, E]. */
+ * offsets, and a NULL info read as contiguous [dst_el, E]. A block of a
+ * half or a quarter of Candle's (at least 32 threads) runs Candle's lanes,
+ * two or four a thread, and gives Candle's result: libcrk launches so. */
 #ifndef CRK_REDUCE_H
 #define CRK_REDUCE_H
 #include "elementwise.h"
@@ -103,61 +105,119 @@ CRK_DEV size_t reduce_offset(size_t numel, size_t i, size_t nd, const size_t *in
 /* a / b, 32-bit when both fit (a 64-bit division is a long subroutine). */
 CRK_DEV size_t div_fit(size_t a, size_t b) { return (a | b) >> 32 ? a / b : (size_t)((uint32_t)a / (uint32_t)b); }
 
-/* [b·E + t, end) in steps of n, as a counted loop (unrolled: several loads
- * in flight), through the info buffer's layout unless it is contiguous
- * (then the logical index is the offset: no divisions). */
-template <class T, class F>
-CRK_DEV void for_block_elements(size_t numel, size_t first, size_t end, unsigned n, bool flat, size_t nd,
-                                const size_t *info, const T *src, F f) {
-    const size_t count = first < end ? div_fit(end - first + n - 1, n) : 0;
+/* Candle's block for E elements an output: the power of two >= min(1024, E). */
+CRK_DEV unsigned candle_block(size_t E) {
+    unsigned b = 1;
+    while (b < E && b < 1024) b *= 2;
+    return b;
+}
+
+/* Candle's lanes a thread: a power-of-two block of at least 32 threads and
+ * a half or a quarter of Candle's block takes 2 or 4 of its lanes (thread
+ * t: lanes t, t + n, ...), so libcrk's smaller blocks give Candle's result
+ * bit for bit; any other block is its own lanes (1). */
+CRK_DEV unsigned lanes_per_thread(size_t E, unsigned n) {
+    const unsigned vn = candle_block(E);
+    return (n & (n - 1)) == 0 && n >= 32 && (vn == 2 * n || vn == 4 * n) ? vn / n : 1;
+}
+
+/* Lane t + n·r (r < R) of the vn = n·R lanes folds the elements
+ * first + n·r, + vn, ... below end, in order: f(r, i, x). Counted loops
+ * (unrolled: several loads in flight), through the info buffer's layout
+ * unless it is contiguous (then the logical index is the offset). */
+template <int R, class T, class F>
+CRK_DEV void for_lane_elements(size_t numel, size_t first, size_t end, unsigned n, bool flat, size_t nd,
+                               const size_t *info, const T *src, F f) {
+    const size_t vn = (size_t)n * R, count = first < end ? div_fit(end - first + vn - 1, vn) : 0;
     if (flat) {
-#pragma unroll 4
-        for (size_t k = 0, i = first; k < count; ++k, i += n) f(i, src[i]);
-    } else {
+#pragma unroll 4 / R
+        for (size_t k = 0, i0 = first; k < count; ++k, i0 += vn)
+#pragma unroll
+            for (int r = 0; r < R; ++r) {
+                const size_t i = i0 + (size_t)n * r;
+                if (R == 1 || i < end) f(r, i, src[i]);
+            }
+    } else { /* a lane at a time: one decode's registers live (more spilled on NVIDIA) */
+#pragma unroll
+        for (int r = 0; r < R; ++r)
 #pragma unroll 1
-        for (size_t k = 0, i = first; k < count; ++k, i += n) f(i, src[reduce_offset(numel, i, nd, info)]);
+            for (size_t i = first + (size_t)n * r; i < end; i += vn) f(r, i, src[reduce_offset(numel, i, nd, info)]);
+    }
+}
+
+/* The virtual tree's steps s >= n, inside a thread: lane r takes r + s/n. */
+template <int R, class V, class Step> CRK_DEV V fold_lanes(V *v, Step step) {
+#pragma unroll
+    for (int h = R / 2; h >= 1; h /= 2)
+#pragma unroll
+        for (int r = 0; r < h; ++r) v[r] = step(v[r], v[r + h]);
+    return v[0];
+}
+
+template <int R, class Op, class T>
+CRK_DEV void fast_values_lanes(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst,
+                               typename Arith<T>::A *shr) {
+    using A = typename Arith<T>::A;
+    const unsigned t = threadIdx.x, n = blockDim.x;
+    const size_t n_out = E ? div_fit(numel, E) : gridDim.x; /* E = 0: numel = 0, one init per block */
+    const bool flat = all_contiguous<1>(nd, info);
+    const auto step = [](A a, A c) { return Op::fold(a, c); };
+    for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
+        A acc[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) acc[r] = Op::template init<A>();
+        const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
+        for_lane_elements<R>(numel, b * E + t, end, n, flat, nd, info, src,
+                             [&](int r, size_t, T x) { acc[r] = Op::fold(acc[r], Arith<T>::in(x)); });
+        const A v = halving_tree(fold_lanes<R>(acc, step), t, n, shr, step);
+        if (t == 0) dst[b] = Arith<T>::out(v);
     }
 }
 
 template <class Op, class T>
 CRK_DEV void fast_reduce_values(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst) {
+    __shared__ typename Arith<T>::A shr[1024];
+    switch (lanes_per_thread(E, blockDim.x)) {
+    case 4: return fast_values_lanes<4, Op>(numel, E, nd, info, src, dst, shr);
+    case 2: return fast_values_lanes<2, Op>(numel, E, nd, info, src, dst, shr);
+    default: return fast_values_lanes<1, Op>(numel, E, nd, info, src, dst, shr);
+    }
+}
+
+template <int R, class Op, class T>
+CRK_DEV void fast_index_lanes(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, uint32_t *dst,
+                              ValAt<typename Arith<T>::A> *shr) {
     using A = typename Arith<T>::A;
-    __shared__ A shr[1024];
+    using P = ValAt<A>;
     const unsigned t = threadIdx.x, n = blockDim.x;
-    const size_t n_out = E ? div_fit(numel, E) : gridDim.x; /* E = 0: numel = 0, one init per block */
-    const bool flat = all_contiguous<1>(nd, info);
+    const size_t n_out = E ? div_fit(numel, E) : gridDim.x;
+    const size_t last = info && nd ? info[nd - 1] : E; /* index = position along the last reordered dim */
+    const bool flat = all_contiguous<1>(nd, info), narrow = numel <= 0xFFFFFFFFull; /* 32-bit modulo */
+    const auto step = [](P a, P c) { return Op::better(c.v, a.v) ? c : a; };
     for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
-        A acc = Op::template init<A>();
+        P m[R];
+        bool set[R];
+#pragma unroll
+        for (int r = 0; r < R; ++r) m[r] = P{Op::template init<A>(), 0xFFFFFFFFu}, set[r] = false;
         const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for_block_elements(numel, b * E + t, end, n, flat, nd, info, src,
-                           [&](size_t, T x) { acc = Op::fold(acc, Arith<T>::in(x)); });
-        acc = halving_tree(acc, t, n, shr, [](A a, A c) { return Op::fold(a, c); });
-        if (t == 0) dst[b] = Arith<T>::out(acc);
+        for_lane_elements<R>(numel, b * E + t, end, n, flat, nd, info, src, [&](int r, size_t i, T x) {
+            const A a = Arith<T>::in(x);
+            if (!set[r] || Op::better(a, m[r].v))
+                m[r].v = a, m[r].at = !last ? 0 : narrow ? (uint32_t)i % (uint32_t)last : (uint32_t)(i % last),
+                set[r] = true;
+        });
+        const P v = halving_tree(fold_lanes<R>(m, step), t, n, shr, step);
+        if (t == 0) dst[b] = v.at;
     }
 }
 
 template <class Op, class T>
 CRK_DEV void fast_reduce_index(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, uint32_t *dst) {
-    using A = typename Arith<T>::A;
-    using P = ValAt<A>;
-    __shared__ P shr[1024];
-    const unsigned t = threadIdx.x, n = blockDim.x;
-    const size_t n_out = E ? div_fit(numel, E) : gridDim.x;
-    const size_t last = info && nd ? info[nd - 1] : E; /* index = position along the last reordered dim */
-    const bool flat = all_contiguous<1>(nd, info), narrow = numel <= 0xFFFFFFFFull; /* 32-bit modulo */
-    for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
-        P m = {Op::template init<A>(), 0xFFFFFFFFu};
-        bool set = false;
-        const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for_block_elements(numel, b * E + t, end, n, flat, nd, info, src, [&](size_t i, T x) {
-            const A a = Arith<T>::in(x);
-            if (!set || Op::better(a, m.v)) m.v = a, m.at = !last ? 0 : narrow ? (uint32_t)i % (uint32_t)last : (uint32_t)(i % last), set = true;
-        });
-        m = halving_tree(m, t, n, shr, [](P a, P c) {
-            if (Op::better(c.v, a.v)) return c;
-            return a;
-        });
-        if (t == 0) dst[b] = m.at;
+    __shared__ ValAt<typename Arith<T>::A> shr[1024];
+    switch (lanes_per_thread(E, blockDim.x)) {
+    case 4: return fast_index_lanes<4, Op>(numel, E, nd, info, src, dst, shr);
+    case 2: return fast_index_lanes<2, Op>(numel, E, nd, info, src, dst, shr);
+    default: return fast_index_lanes<1, Op>(numel, E, nd, info, src, dst, shr);
     }
 }
 
