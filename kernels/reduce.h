@@ -11,9 +11,9 @@
  * Beyond upstream: any grid (blocks loop over the outputs), any block size
  * up to 1024 (P = the largest power of two <= blockDim folds the rest in
  * first; a power-of-two block, Candle's, is unchanged by it), 64-bit
- * offsets, and a NULL info read as contiguous [dst_el, E]. A block of a
- * half or a quarter of Candle's (at least 32 threads) runs Candle's lanes,
- * two or four a thread, and gives Candle's result: libcrk launches so. */
+ * offsets, and a NULL info read as contiguous [dst_el, E]. A block of
+ * 1/R of Candle's (Lanes: R = 4 or 2; at least 32 threads) runs Candle's
+ * lanes, R a thread, and gives Candle's result: libcrk launches so. */
 #ifndef CRK_REDUCE_H
 #define CRK_REDUCE_H
 #include "elementwise.h"
@@ -92,14 +92,10 @@ template <class V, class Step> CRK_DEV V halving_tree(V v, unsigned t, unsigned 
     return v;
 }
 
-/* Tensors past 2^32 elements: 64-bit divisions, out of line (inlined,
- * their registers made the whole loop spill on NVIDIA). */
-__device__ __noinline__ size_t reduce_offset_wide(size_t i, size_t nd, const size_t *info) {
-    return strided_offsets<1, size_t>(i, nd, info, info + nd).o[0];
-}
+/* The element offset of logical index i (32-bit divisions when the tensor
+ * fits). Inline: out of line, the call cost gfx9 scalar-register spills. */
 CRK_DEV size_t reduce_offset(size_t numel, size_t i, size_t nd, const size_t *info) {
-    return numel > 0xFFFFFFFFull ? reduce_offset_wide(i, nd, info)
-                                 : strided_offsets<1, uint32_t>((uint32_t)i, nd, info, info + nd).o[0];
+    return offsets_of<1>(numel, i, nd, info).o[0];
 }
 
 /* a / b, 32-bit when both fit (a 64-bit division is a long subroutine). */
@@ -112,14 +108,24 @@ CRK_DEV unsigned candle_block(size_t E) {
     return b;
 }
 
-/* Candle's lanes a thread: a power-of-two block of at least 32 threads and
- * a half or a quarter of Candle's block takes 2 or 4 of its lanes (thread
- * t: lanes t, t + n, ...), so libcrk's smaller blocks give Candle's result
- * bit for bit; any other block is its own lanes (1). */
-CRK_DEV unsigned lanes_per_thread(size_t E, unsigned n) {
-    const unsigned vn = candle_block(E);
-    return (n & (n - 1)) == 0 && n >= 32 && (vn == 2 * n || vn == 4 * n) ? vn / n : 1;
-}
+/* Candle's lanes a thread: a block of at least 32 threads and 1/R of
+ * Candle's block (sum, min, max: R = 4 for values up to 4 bytes, 2 for
+ * 8-byte ones) takes R of its lanes (thread t: lanes t, t + n, ...), so
+ * libcrk's smaller blocks give Candle's result bit for bit; any other
+ * block is its own lanes. One R a kernel, none for argmin/argmax: more
+ * variants spilled SGPRs on gfx9. */
+template <class A> struct Lanes { static constexpr int value = sizeof(A) <= 4 ? 4 : 2; };
+CRK_DEV bool takes_lanes(size_t E, unsigned n, unsigned R) { return n >= 32 && candle_block(E) == R * n; }
+
+/* Loads in flight a thread on the contiguous path: 4 (R lanes of 4 / R
+ * steps); on gfx9 one step (unrolled, the kernels spilled scalar registers). */
+template <int R> struct FlatUnroll {
+#if CRK_AMD && defined(__GFX9__)
+    static constexpr int value = 1;
+#else
+    static constexpr int value = 4 / R;
+#endif
+};
 
 /* Lane t + n·r (r < R) of the vn = n·R lanes folds the elements
  * first + n·r, + vn, ... below end, in order: f(r, i, x). Counted loops
@@ -130,7 +136,7 @@ CRK_DEV void for_lane_elements(size_t numel, size_t first, size_t end, unsigned 
                                const size_t *info, const T *src, F f) {
     const size_t vn = (size_t)n * R, count = first < end ? div_fit(end - first + vn - 1, vn) : 0;
     if (flat) {
-#pragma unroll 4 / R
+#pragma unroll FlatUnroll<R>::value
         for (size_t k = 0, i0 = first; k < count; ++k, i0 += vn)
 #pragma unroll
             for (int r = 0; r < R; ++r) {
@@ -177,11 +183,16 @@ CRK_DEV void fast_values_lanes(size_t numel, size_t E, size_t nd, const size_t *
 template <class Op, class T>
 CRK_DEV void fast_reduce_values(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst) {
     __shared__ typename Arith<T>::A shr[1024];
-    switch (lanes_per_thread(E, blockDim.x)) {
-    case 4: return fast_values_lanes<4, Op>(numel, E, nd, info, src, dst, shr);
-    case 2: return fast_values_lanes<2, Op>(numel, E, nd, info, src, dst, shr);
-    default: return fast_values_lanes<1, Op>(numel, E, nd, info, src, dst, shr);
-    }
+    constexpr int R = Lanes<T>::value;
+    if (takes_lanes(E, blockDim.x, R)) return fast_values_lanes<R, Op>(numel, E, nd, info, src, dst, shr);
+    fast_values_lanes<1, Op>(numel, E, nd, info, src, dst, shr);
+}
+
+/* argmin/argmax's index: i modulo the last reordered dim; when that is
+ * the whole block (E), i's place in the block (no division). */
+CRK_DEV uint32_t position(size_t i, size_t block_start, size_t last, size_t E, bool narrow) {
+    if (last == E) return (uint32_t)(i - block_start);
+    return !last ? 0 : narrow ? (uint32_t)i % (uint32_t)last : (uint32_t)(i % last);
 }
 
 template <int R, class Op, class T>
@@ -203,8 +214,7 @@ CRK_DEV void fast_index_lanes(size_t numel, size_t E, size_t nd, const size_t *i
         for_lane_elements<R>(numel, b * E + t, end, n, flat, nd, info, src, [&](int r, size_t i, T x) {
             const A a = Arith<T>::in(x);
             if (!set[r] || Op::better(a, m[r].v))
-                m[r].v = a, m[r].at = !last ? 0 : narrow ? (uint32_t)i % (uint32_t)last : (uint32_t)(i % last),
-                set[r] = true;
+                m[r].v = a, m[r].at = position(i, b * E, last, E, narrow), set[r] = true;
         });
         const P v = halving_tree(fold_lanes<R>(m, step), t, n, shr, step);
         if (t == 0) dst[b] = v.at;
@@ -214,11 +224,7 @@ CRK_DEV void fast_index_lanes(size_t numel, size_t E, size_t nd, const size_t *i
 template <class Op, class T>
 CRK_DEV void fast_reduce_index(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, uint32_t *dst) {
     __shared__ ValAt<typename Arith<T>::A> shr[1024];
-    switch (lanes_per_thread(E, blockDim.x)) {
-    case 4: return fast_index_lanes<4, Op>(numel, E, nd, info, src, dst, shr);
-    case 2: return fast_index_lanes<2, Op>(numel, E, nd, info, src, dst, shr);
-    default: return fast_index_lanes<1, Op>(numel, E, nd, info, src, dst, shr);
-    }
+    fast_index_lanes<1, Op>(numel, E, nd, info, src, dst, shr); /* lanes: SGPR spills on gfx9 */
 }
 
 template <class Op, bool Arg = IsArg<Op>::value> struct FastReduce;
