@@ -56,15 +56,15 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const double sc[1] = {(double)e};
     if (e > (1ull << 53)) return crk_fail(CRK_E_INVALID, "%s: %zu elements per output exceed 2^53", name, e);
     if ((st = crk_pack_args(ki, &a, sc, 1, NULL)) != CRK_OK) return st;
-    /* Many outputs: Candle's lanes, 4 a thread (2 for 8-byte values and
-     * argmin/argmax pairs) in a block of at least 32, Candle's result
-     * (kernels/reduce.h) with more outputs in flight an SM (sum 8192x4096
-     * f32 on the H100: 1.6x). Few outputs keep every lane a thread (argmax
-     * 32x128256: 0.4x with two a thread). */
+    /* Many outputs of sum/min/max: Candle's lanes, 4 a thread (2 for 8-byte
+     * values) in a block of at least 32, Candle's result (kernels/reduce.h,
+     * Lanes) with more outputs in flight an SM (sum 8192x4096 f32 on the
+     * H100: 1.6x). Few outputs keep every lane a thread (argmax 32x128256:
+     * 0.4x with two a thread); argmin/argmax always do. */
     const unsigned lanes = reduce_block(e),
-                   per = dst_el < 1024                                                    ? 1
-                         : crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)) <= 4 && strncmp(ki->op, "arg", 3) ? 4
-                                                                                           : 2;
+                   per = dst_el < 1024 || !strncmp(ki->op, "arg", 3)                 ? 1
+                         : crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)) <= 4 ? 4
+                                                                                    : 2;
     const unsigned grid[3] = {(unsigned)(dst_el < MAX_GRID ? dst_el : MAX_GRID), 1, 1},
                    block[3] = {lanes / per >= 32 ? lanes / per : lanes, 1, 1};
     /* A contiguous reordered layout goes as NULL info (the kernels read it
