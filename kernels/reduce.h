@@ -118,10 +118,15 @@ template <class A> struct Lanes { static constexpr int value = sizeof(A) <= 4 ? 
 CRK_DEV bool takes_lanes(size_t E, unsigned n, unsigned R) { return n >= 32 && candle_block(E) == R * n; }
 
 /* Loads in flight a thread on the contiguous path: 4 (R lanes of 4 / R
- * steps); on gfx9 one step (unrolled, the kernels spilled scalar registers). */
-template <int R> struct FlatUnroll {
-#if CRK_AMD && defined(__GFX9__)
+ * steps); on AMD one step for gfx9 and for argmin/argmax of 8-byte values
+ * (unrolled, those kernels spilled scalar registers: crk verify). */
+template <int R, bool Arg = false, class A = float> struct FlatUnroll {
+#if CRK_AMD
+#if defined(__GFX9__)
     static constexpr int value = 1;
+#else
+    static constexpr int value = Arg && sizeof(A) > 4 ? 1 : 4 / R;
+#endif
 #else
     static constexpr int value = 4 / R;
 #endif
@@ -131,12 +136,12 @@ template <int R> struct FlatUnroll {
  * first + n·r, + vn, ... below end, in order: f(r, i, x). Counted loops
  * (unrolled: several loads in flight), through the info buffer's layout
  * unless it is contiguous (then the logical index is the offset). */
-template <int R, class T, class F>
+template <int R, int Unroll, class T, class F>
 CRK_DEV void for_lane_elements(size_t numel, size_t first, size_t end, unsigned n, bool flat, size_t nd,
                                const size_t *info, const T *src, F f) {
     const size_t vn = (size_t)n * R, count = first < end ? div_fit(end - first + vn - 1, vn) : 0;
     if (flat) {
-#pragma unroll FlatUnroll<R>::value
+#pragma unroll Unroll
         for (size_t k = 0, i0 = first; k < count; ++k, i0 += vn)
 #pragma unroll
             for (int r = 0; r < R; ++r) {
@@ -173,8 +178,8 @@ CRK_DEV void fast_values_lanes(size_t numel, size_t E, size_t nd, const size_t *
 #pragma unroll
         for (int r = 0; r < R; ++r) acc[r] = Op::template init<A>();
         const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for_lane_elements<R>(numel, b * E + t, end, n, flat, nd, info, src,
-                             [&](int r, size_t, T x) { acc[r] = Op::fold(acc[r], Arith<T>::in(x)); });
+        for_lane_elements<R, FlatUnroll<R>::value>(numel, b * E + t, end, n, flat, nd, info, src,
+                                                   [&](int r, size_t, T x) { acc[r] = Op::fold(acc[r], Arith<T>::in(x)); });
         const A v = halving_tree(fold_lanes<R>(acc, step), t, n, shr, step);
         if (t == 0) dst[b] = Arith<T>::out(v);
     }
@@ -211,7 +216,8 @@ CRK_DEV void fast_index_lanes(size_t numel, size_t E, size_t nd, const size_t *i
 #pragma unroll
         for (int r = 0; r < R; ++r) m[r] = P{Op::template init<A>(), 0xFFFFFFFFu}, set[r] = false;
         const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for_lane_elements<R>(numel, b * E + t, end, n, flat, nd, info, src, [&](int r, size_t i, T x) {
+        for_lane_elements<R, FlatUnroll<R, true, A>::value>(numel, b * E + t, end, n, flat, nd, info, src,
+                                                            [&](int r, size_t i, T x) {
             const A a = Arith<T>::in(x);
             if (!set[r] || Op::better(a, m[r].v))
                 m[r].v = a, m[r].at = position(i, b * E, last, E, narrow), set[r] = true;
