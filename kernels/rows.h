@@ -186,7 +186,7 @@ template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const 
 #pragma unroll
         for (int j = 0; j < V; ++j) {
             const float v = as_f32(p.v[j]);
-            ss += v * v;
+            ss = fmaf(v, v, ss); /* fused always: unrolled copies differed */
         }
     });
     ss = block_fold(ss, r.tid, r.threads, 0.f, slots + r.first_group, [](float a, float b) { return a + b; });
@@ -217,7 +217,7 @@ CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta,
 #pragma unroll
         for (int j = 0; j < V; ++j) {
             const float v = as_f32(p.v[j]);
-            s = s + F2{v, v * v};
+            s = F2{s.a + v, fmaf(v, v, s.b)}; /* fused always, as in rmsnorm */
         }
     });
     s = block_fold(s, r.tid, r.threads, F2{0.f, 0.f}, slots + r.first_group, [](F2 a, F2 b) { return a + b; });
