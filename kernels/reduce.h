@@ -200,37 +200,30 @@ CRK_DEV uint32_t position(size_t i, size_t block_start, size_t last, size_t E, b
     return !last ? 0 : narrow ? (uint32_t)i % (uint32_t)last : (uint32_t)(i % last);
 }
 
-template <int R, class Op, class T>
-CRK_DEV void fast_index_lanes(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, uint32_t *dst,
-                              ValAt<typename Arith<T>::A> *shr) {
+/* argmin/argmax: every lane its own thread (Candle's lanes two a thread
+ * spilled scalar registers on gfx9). */
+template <class Op, class T>
+CRK_DEV void fast_reduce_index(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, uint32_t *dst) {
     using A = typename Arith<T>::A;
     using P = ValAt<A>;
+    __shared__ P shr[1024];
     const unsigned t = threadIdx.x, n = blockDim.x;
     const size_t n_out = E ? div_fit(numel, E) : gridDim.x;
     const size_t last = info && nd ? info[nd - 1] : E; /* index = position along the last reordered dim */
     const bool flat = all_contiguous<1>(nd, info), narrow = numel <= 0xFFFFFFFFull; /* 32-bit modulo */
     const auto step = [](P a, P c) { return Op::better(c.v, a.v) ? c : a; };
     for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
-        P m[R];
-        bool set[R];
-#pragma unroll
-        for (int r = 0; r < R; ++r) m[r] = P{Op::template init<A>(), 0xFFFFFFFFu}, set[r] = false;
+        P m = {Op::template init<A>(), 0xFFFFFFFFu};
+        bool set = false;
         const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for_lane_elements<R, FlatUnroll<R, true, A>::value>(numel, b * E + t, end, n, flat, nd, info, src,
-                                                            [&](int r, size_t i, T x) {
+        for_lane_elements<1, FlatUnroll<1, true, A>::value>(numel, b * E + t, end, n, flat, nd, info, src,
+                                                            [&](int, size_t i, T x) {
             const A a = Arith<T>::in(x);
-            if (!set[r] || Op::better(a, m[r].v))
-                m[r].v = a, m[r].at = position(i, b * E, last, E, narrow), set[r] = true;
+            if (!set || Op::better(a, m.v)) m.v = a, m.at = position(i, b * E, last, E, narrow), set = true;
         });
-        const P v = halving_tree(fold_lanes<R>(m, step), t, n, shr, step);
-        if (t == 0) dst[b] = v.at;
+        m = halving_tree(m, t, n, shr, step);
+        if (t == 0) dst[b] = m.at;
     }
-}
-
-template <class Op, class T>
-CRK_DEV void fast_reduce_index(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, uint32_t *dst) {
-    __shared__ ValAt<typename Arith<T>::A> shr[1024];
-    fast_index_lanes<1, Op>(numel, E, nd, info, src, dst, shr); /* lanes: SGPR spills on gfx9 */
 }
 
 template <class Op, bool Arg = IsArg<Op>::value> struct FastReduce;

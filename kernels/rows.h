@@ -22,9 +22,7 @@
 namespace crk {
 
 /* 16-bit values cross lanes as their bits. */
-template <class S> CRK_DEV H<S> shfl_xor_w32(H<S> v, int mask) {
-    return H<S>{(uint16_t)shfl_xor_w32((int)v.b, mask)};
-}
+template <class S> CRK_DEV H<S> shfl_xor_w32(H<S> v, int mask) { return shfl_xor_bits<32>(v, mask); }
 
 /* Butterfly over a group of 32 lanes: every lane ends with f folded over
  * the group, combined as Candle's v = f(v, partner) for masks 16..1. */

@@ -61,10 +61,9 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
      * Lanes) with more outputs in flight an SM (sum 8192x4096 f32 on the
      * H100: 1.6x). Few outputs keep every lane a thread (argmax 32x128256:
      * 0.4x with two a thread); argmin/argmax always do. */
+    const int arg = !strncmp(ki->op, "arg", 3);
     const unsigned lanes = reduce_block(e),
-                   per = dst_el < 1024 || !strncmp(ki->op, "arg", 3)                 ? 1
-                         : crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)) <= 4 ? 4
-                                                                                    : 2;
+                   per = dst_el < 1024 || arg ? 1 : crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)) <= 4 ? 4 : 2;
     const unsigned grid[3] = {(unsigned)(dst_el < MAX_GRID ? dst_el : MAX_GRID), 1, 1},
                    block[3] = {lanes / per >= 32 ? lanes / per : lanes, 1, 1};
     /* A contiguous reordered layout goes as NULL info (the kernels read it
@@ -72,7 +71,7 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
      * one sum dim, whose extent is then e, the modulus of their index. */
     crk_layout reordered = {.rank = rank};
     memcpy(reordered.dims, info, rank * sizeof(size_t)), memcpy(reordered.strides, info + rank, rank * sizeof(size_t));
-    if (crk_layout_is_contiguous(&reordered) && (strncmp(ki->op, "arg", 3) || n_sum_dims == 1))
+    if (crk_layout_is_contiguous(&reordered) && (!arg || n_sum_dims == 1))
         return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
     return crk_launch_shaped(ctx, s, ki, info, 2 * rank, &a, grid, block);
 }
