@@ -219,7 +219,11 @@ CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta,
         }
     });
     s = block_fold(s, r.tid, r.threads, F2{0.f, 0.f}, slots + r.first_group, [](F2 a, F2 b) { return a + b; });
-    const float mean = s.a / (float)r.cols, var = s.b / (float)r.cols - mean * mean;
+    /* Σx²/n − mean² and the affine tail fused where nvcc fuses Candle's
+     * expressions, written out so that every compiler rounds alike (CI: emulated
+     * gfx1100's layernorm_f32 300x7 was 56 ulps off the unfused reference
+     * after the cancellation in var). */
+    const float mean = s.a / (float)r.cols, var = fmaf(-mean, mean, s.b / (float)r.cols);
     const float inv_std = rsqrtf(var + eps);
     r.template each_chunk<R::lean>([&](unsigned q) {
         const Pack<T, V> p = r.load(r.x, q);
@@ -228,9 +232,10 @@ CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta,
         if (beta) b = r.load(beta, q);
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-            float v = (as_f32(p.v[j]) - mean) * inv_std;
-            if (alpha) v *= as_f32(a.v[j]);
-            if (beta) v += as_f32(b.v[j]);
+            const float d = as_f32(p.v[j]) - mean;
+            float v;
+            if (beta) v = alpha ? fmaf(d * inv_std, as_f32(a.v[j]), as_f32(b.v[j])) : fmaf(d, inv_std, as_f32(b.v[j]));
+            else v = alpha ? d * inv_std * as_f32(a.v[j]) : d * inv_std;
             o.v[j] = convert<T>(v);
         }
         r.store(q, o);

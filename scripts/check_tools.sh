@@ -26,9 +26,14 @@ ln -s "$top/.toolchain" "$work/src/.toolchain"
 echo "check_tools: make all check for $arch with PATH = the $n commands of mk/tools.mk"
 if ! (cd "$work/src" && env -i HOME="$HOME" PATH="$work/bin" LANG=C \
       make -j"$(nproc)" ARCHS="$arch" NVCC= all check > "$work/log" 2>&1); then
-  grep -E 'command not found|No such file or directory|not found' "$work/log" | head -20 >&2 || true
-  tail -n 30 "$work/log" >&2
-  echo "check_tools: FAILED: the build needs a command mk/tools.mk does not list (see above)" >&2
+  if grep -E 'command not found|: not found' "$work/log" | head -20 >&2; then
+    tail -n 30 "$work/log" >&2
+    echo "check_tools: FAILED: the build needs a command mk/tools.mk does not list (see above)" >&2
+  else # every command was found: a build error or a failing test, not the list
+    grep -E '^FAIL|Error [0-9]|error:' "$work/log" | head -20 >&2 || true
+    tail -n 30 "$work/log" >&2
+    echo "check_tools: FAILED: make all check failed for $arch with every command found (see above: a build error or a failing test, not mk/tools.mk)" >&2
+  fi
   exit 1
 fi
 if grep -E 'command not found' "$work/log" >&2; then

@@ -231,12 +231,16 @@ void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void 
                    unsigned threads, unsigned chunk, float eps, void *out) {
     float s, ss;
     row_sums(dt, row, n_cols, threads, chunk, &s, &ss);
-    const float mean = s / (float)n_cols, var = ss / (float)n_cols - mean * mean;
+    /* Fused where nvcc fuses Candle's expressions (the kernel writes the
+     * same fmaf calls): var = fma(−mean, mean, Σx²/n); the tail
+     * fma(d·inv_std, alpha, beta), fma(d, inv_std, beta) without alpha. */
+    const float mean = s / (float)n_cols, var = fmaf(-mean, mean, ss / (float)n_cols);
     const float inv_std = 1.0f / sqrtf(var + eps);
     for (size_t c = 0; c < n_cols; c++) {
-        float v = (elem(dt, row, c) - mean) * inv_std;
-        if (alpha) v *= elem(dt, alpha, c);
-        if (beta) v += elem(dt, beta, c);
+        const float d = elem(dt, row, c) - mean;
+        float v;
+        if (beta) v = alpha ? fmaf(d * inv_std, elem(dt, alpha, c), elem(dt, beta, c)) : fmaf(d, inv_std, elem(dt, beta, c));
+        else v = alpha ? d * inv_std * elem(dt, alpha, c) : d * inv_std;
         refi_store_float(dt, (double)v, (unsigned char *)out + c * ref_dtype_size(dt));
     }
 }
