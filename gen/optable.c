@@ -56,6 +56,9 @@ static const gen_param SIG_COPY2D[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AX
                   P_INFO("info"), P_IN("src", PT_AXIS0)
 static const gen_param SIG_FAST[] = {FAST_HEAD, P_OUT("dst", PT_AXIS0), {0}};
 static const gen_param SIG_FAST_ARG[] = {FAST_HEAD, P_OUT("dst", PT_U32), {0}};
+/* info = [dims, strides, sum_dims_l, sum_dims_s] (kernels/sum.h) */
+static const gen_param SIG_SUM[] = {P_NUMEL, P_NDIMS, P_SIZE("num_sum_dims"), P_INFO("info"), P_IN("inp", PT_AXIS0),
+                                    P_OUT("out", PT_AXIS0), {0}};
 #define P_INT(n) {n, CRK_ROLE_SCALAR, PT_INT, PM_CONST_VALUE}
 #define P_CU32(n) {n, CRK_ROLE_SCALAR, PT_U32, PM_CONST_VALUE}
 static const gen_param SIG_SOFTMAX[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_INT("n_cols"), {0}};
@@ -114,6 +117,7 @@ static const gen_op REDUCE_OPS[] = {
     B("sum", "RedSum"), B("min", "RedMin"), B("max", "RedMax"),
     {"argmin", "crk::RedArgMin", SIG_FAST_ARG, 0, NULL}, {"argmax", "crk::RedArgMax", SIG_FAST_ARG, 0, NULL},
 };
+static const gen_op SUM_OPS[] = {{"sum", "crk::atomic_sum", NULL, 0, NULL}};
 /* Families without a shared body: each op's functor is its device function. */
 static const gen_op NORM_OPS[] = {
     {"rmsnorm", "crk::rmsnorm", SIG_RMSNORM, 0, NULL}, {"layernorm", "crk::layernorm", SIG_LAYERNORM, 0, NULL},
@@ -167,6 +171,11 @@ static int up_all(const gen_op *op, const int8_t *dt) { (void)op, (void)dt; retu
 static int up_not_ours(const gen_op *op, const int8_t *dt) { (void)dt; return strncmp(op->op, "crk_", 4) != 0; }
 /* binary, cmp, fill, const_set, copy2d: the 8 dtypes without i16/i32. */
 static int up_no_i16_i32(const gen_op *op, const int8_t *dt) { (void)op; return not_i16_i32(dt[0]); }
+/* sum_*: bf16 f16 f32 f64 u32 (ours: every reduction dtype). */
+static int up_sum(const gen_op *op, const int8_t *dt) {
+    (void)op;
+    return DT_BIT(dt[0]) & (DT_BIT(CRK_BF16) | DT_BIT(CRK_F16) | DT_BIT(CRK_F32) | DT_BIT(CRK_F64) | DT_BIT(CRK_U32));
+}
 
 /* Indexing: ids u8/u32/i64 for the 7 dtypes, every ids dtype for fp8 but
  * no s_*_f8_e4m3 (sm >= 89). Ours: every ids dtype x every dtype. */
@@ -229,6 +238,8 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                              OPS(INDEXING_OPS), "f8_e4m3", up_indexing, EW},
     [CRK_FAMILY_SORT] = {"sort", MOD_SORT, "sort.h", NULL, "", 0, 1, {DT_ALL}, SIG_ASORT, OPS(SORT_OPS),
                          "fp8_e4m3", up_sort, SORT},
+    [CRK_FAMILY_SUM] = {"sum", MOD_REDUCE, "sum.h", NULL, "", 2, 1, {DT_REDUCE}, SIG_SUM, OPS(SUM_OPS), "f8_e4m3",
+                        up_sum, EW},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define CRK_VERSION_MAJOR 0
-#define CRK_VERSION_MINOR 4
+#define CRK_VERSION_MINOR 5
 
 /* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
 #define CRK_MAX_DIMS 16
@@ -90,6 +90,7 @@ typedef enum {
     CRK_FAMILY_INDEXING,  /* is/gather/ia/s/sa_<ids>_<T>: module "indexing" */
     CRK_FAMILY_SORT,      /* asort_{asc,desc}_*, and our crk_asort_{keyed,chunk,merge}_{asc,desc}_*
                              (crk_argsort's steps): module "sort" */
+    CRK_FAMILY_SUM,       /* sum_*: upstream's atomicAdd strided sum, module "reduce" */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -283,12 +284,24 @@ crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *
  * the kept dims in order, contiguous; argmin/argmax write u32 positions
  * along the last of sum_dims. Candle's order (a block per output of the
  * power of two >= min(1024, reduced count) lanes), with a thread taking 4
- * of Candle's lanes (2 for 8-byte values and argmin/argmax) where that
+ * of Candle's lanes (2 for 8-byte values; argmin/argmax: 1) where that
  * leaves at least 32 threads: 16-bit sums and argmin/argmax ties come out
  * as Candle's, bit for bit. An empty min/max/arg*
  * is CRK_E_INVALID (Candle: EmptyTensor); an empty sum writes zeros. */
 crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       const size_t *sum_dims, size_t n_sum_dims, void *dst);
+/* sum_<dt> (0.5), upstream's atomicAdd sum, which Candle never calls: ADDS
+ * the sums of the view src_l of src over sum_dims (distinct, < rank, any
+ * order) into dst, which holds the kept dims in order, contiguous (zero it
+ * first for a plain sum). The adds come in the hardware's order, so float
+ * sums vary run to run by rounding (16-bit ones the most: each add
+ * rounds); integers wrap, exactly. 1- and 2-byte dtypes update the aligned
+ * 4-byte word holding each output (AMD has no 16-bit atomics): dst must be
+ * readable to its next 4-byte boundary, as any crk_malloc block is. For a
+ * deterministic sum, crk_reduce. Kernel info: [dims, strides, sum_dims_l,
+ * sum_dims_s] (kernels/sum.h). */
+crk_status crk_sum_atomic(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                          const size_t *sum_dims, size_t n_sum_dims, void *dst);
 /* softmax_<dt> over the last dim of n_rows contiguous rows of n_cols: a
  * block per row, so long rows are not one wave's work (Candle launches 32
  * threads). When n_cols is a multiple of 16 / sizeof(T) and src and dst are

@@ -26,6 +26,7 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_ROPE: return "crk_rope";
     case CRK_FAMILY_INDEXING: return "crk_index_select, crk_gather, crk_index_add or crk_scatter";
     case CRK_FAMILY_SORT: return "crk_argsort";
+    case CRK_FAMILY_SUM: return "crk_sum_atomic";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";

@@ -66,11 +66,108 @@ static int vm_shape_of(unsigned op, vm_shape *s)
     }
 }
 
+/* FLAT/GLOBAL atomics: what they do and on how many bytes (4 or 8). The
+ * waves run one at a time, so read-modify-write is atomic here; with GLC
+ * (sc0 on gfx942) the memory's old value comes back in vdst. */
+typedef enum { AT_SWAP, AT_CMPSWAP, AT_ADD, AT_SUB, AT_SMIN, AT_UMIN, AT_SMAX, AT_UMAX, AT_AND, AT_OR, AT_XOR,
+               AT_INC, AT_DEC, AT_FADD } at_kind;
+
+static int atomic_of(unsigned op, at_kind *k, unsigned *bytes)
+{
+    switch (op) {
+#define A(NAME, K, B) case ISA_OP_global_atomic_##NAME: case ISA_OP_flat_atomic_##NAME: *k = K, *bytes = B; return 0;
+    /* gfx9 names */
+    A(swap, AT_SWAP, 4) A(cmpswap, AT_CMPSWAP, 4) A(add, AT_ADD, 4) A(sub, AT_SUB, 4) A(smin, AT_SMIN, 4)
+    A(umin, AT_UMIN, 4) A(smax, AT_SMAX, 4) A(umax, AT_UMAX, 4) A(and, AT_AND, 4) A(or, AT_OR, 4)
+    A(xor, AT_XOR, 4) A(inc, AT_INC, 4) A(dec, AT_DEC, 4)
+    A(swap_x2, AT_SWAP, 8) A(cmpswap_x2, AT_CMPSWAP, 8) A(add_x2, AT_ADD, 8) A(sub_x2, AT_SUB, 8)
+    A(smin_x2, AT_SMIN, 8) A(umin_x2, AT_UMIN, 8) A(smax_x2, AT_SMAX, 8) A(umax_x2, AT_UMAX, 8)
+    A(and_x2, AT_AND, 8) A(or_x2, AT_OR, 8) A(xor_x2, AT_XOR, 8) A(inc_x2, AT_INC, 8) A(dec_x2, AT_DEC, 8)
+    A(add_f32, AT_FADD, 4) A(add_f64, AT_FADD, 8)
+    /* gfx11 names */
+    A(swap_b32, AT_SWAP, 4) A(cmpswap_b32, AT_CMPSWAP, 4) A(add_u32, AT_ADD, 4) A(sub_u32, AT_SUB, 4)
+    A(min_i32, AT_SMIN, 4) A(min_u32, AT_UMIN, 4) A(max_i32, AT_SMAX, 4) A(max_u32, AT_UMAX, 4)
+    A(and_b32, AT_AND, 4) A(or_b32, AT_OR, 4) A(xor_b32, AT_XOR, 4) A(inc_u32, AT_INC, 4) A(dec_u32, AT_DEC, 4)
+    A(swap_b64, AT_SWAP, 8) A(cmpswap_b64, AT_CMPSWAP, 8) A(add_u64, AT_ADD, 8) A(sub_u64, AT_SUB, 8)
+    A(min_i64, AT_SMIN, 8) A(min_u64, AT_UMIN, 8) A(max_i64, AT_SMAX, 8) A(max_u64, AT_UMAX, 8)
+    A(and_b64, AT_AND, 8) A(or_b64, AT_OR, 8) A(xor_b64, AT_XOR, 8) A(inc_u64, AT_INC, 8) A(dec_u64, AT_DEC, 8)
+#undef A
+    default: return -1;
+    }
+}
+
+/* The new memory value of op k on old value m with data d (cmp: compare). */
+static uint64_t atomic_apply(at_kind k, unsigned bytes, uint64_t m, uint64_t d, uint64_t cmp)
+{
+    const int w = bytes == 8;
+    const int64_t sm = w ? (int64_t)m : (int32_t)m, sd = w ? (int64_t)d : (int32_t)d;
+    switch (k) {
+    case AT_SWAP: return d;
+    case AT_CMPSWAP: return m == cmp ? d : m;
+    case AT_ADD: return m + d;
+    case AT_SUB: return m - d;
+    case AT_SMIN: return sd < sm ? d : m;
+    case AT_UMIN: return d < m ? d : m;
+    case AT_SMAX: return sd > sm ? d : m;
+    case AT_UMAX: return d > m ? d : m;
+    case AT_AND: return m & d;
+    case AT_OR: return m | d;
+    case AT_XOR: return m ^ d;
+    case AT_INC: return m >= d ? 0 : m + 1;          /* wraps to 0 past d */
+    case AT_DEC: return m == 0 || m > d ? d : m - 1; /* wraps to d below 0 */
+    case AT_FADD:
+        if (w)
+            return ex_ud(ex_d(m) + ex_d(d));
+        return ex_u(ex_f((uint32_t)m) + ex_f((uint32_t)d));
+    }
+    return m;
+}
+
+static int ex_atomic(ex_ctx *c, at_kind k, unsigned bytes)
+{
+    const isa_inst *in = c->in;
+    emu_wave *w = c->w;
+    const unsigned nd = bytes / 4, va = in->src[0].reg, vd = in->dst.reg, vs = in->src[1].reg;
+    const unsigned ns = k == AT_CMPSWAP ? 2 * nd : nd;
+    if (va + 2 > EMU_NVGPR || vd + nd > EMU_NVGPR || vs + ns > EMU_NVGPR)
+        return ex_error(c, "vgpr out of range");
+    const uint64_t mask = bytes == 8 ? ~0ull : 0xFFFFFFFFull;
+    int saddr = in->src[2].kind == ISA_OPD_SGPR;
+    uint64_t base = saddr ? ex_sread64(c, &in->src[2], TY_B64) : 0;
+    for (uint64_t m = c->exec; m; m &= m - 1) {
+        int l = __builtin_ctzll(m);
+        uint64_t a = saddr ? base + w->vgpr[va][l] : ((uint64_t)w->vgpr[va + 1][l] << 32 | w->vgpr[va][l]);
+        a += (int64_t)in->offset;
+        if (a & (bytes - 1))
+            return ex_error(c, "lane %d: atomic of %u bytes at 0x%llx: misaligned", l, bytes, (unsigned long long)a);
+        uint64_t old = 0, d = w->vgpr[vs][l], cmp = 0;
+        if (nd == 2)
+            d |= (uint64_t)w->vgpr[vs + 1][l] << 32;
+        if (k == AT_CMPSWAP)
+            cmp = nd == 2 ? (uint64_t)w->vgpr[vs + 3][l] << 32 | w->vgpr[vs + 2][l] : w->vgpr[vs + 1][l];
+        if (mem_rd(c, a, &old, bytes, l))
+            return EMU_STEP_ERROR;
+        const uint64_t nv = atomic_apply(k, bytes, old, d, cmp) & mask;
+        if (mem_wr(c, a, &nv, bytes, l))
+            return EMU_STEP_ERROR;
+        if (in->glc) {
+            w->vgpr[vd][l] = (uint32_t)old;
+            if (nd == 2)
+                w->vgpr[vd + 1][l] = (uint32_t)(old >> 32);
+        }
+    }
+    return EMU_STEP_OK;
+}
+
 int ex_vmem(ex_ctx *c)
 {
     const isa_inst *in = c->in;
     emu_wave *w = c->w;
     vm_shape sh;
+    at_kind ak;
+    unsigned abytes;
+    if (in->fmt != ISA_FMT_SCRATCH && !atomic_of(in->op, &ak, &abytes))
+        return ex_atomic(c, ak, abytes);
     if (in->fmt == ISA_FMT_SCRATCH || vm_shape_of(in->op, &sh))
         return EX_UNIMPL;
     unsigned va = in->src[0].reg, vd = in->dst.reg, vs = in->src[1].reg;

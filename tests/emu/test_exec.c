@@ -245,6 +245,90 @@ static void test_fdiv64(void)
     }
 }
 
+/* Atomics, every lane on the same words (EXEC without lane 63): add with
+ * the old value returned (lane order: the emulator runs lanes in turn),
+ * cmpswap 32/64 (only lane 0 matches), f32/f64 adds, a 64-bit add whose
+ * carry crosses the low word; flat as global. gfx942 and gfx1100 names. */
+static const uint8_t k_atomic9[] = {
+    0x00,0x80,0x09,0xdd,0x00,0x03,0x7f,0x02, /* global_atomic_add v2, v[0:1], v3, off sc0 */
+    0x40,0x80,0x05,0xdd,0x00,0x06,0x7f,0x04, /* global_atomic_cmpswap v4, v[0:1], v[6:7], off offset:64 sc0 */
+    0x80,0x80,0x34,0xdd,0x00,0x08,0x7f,0x00, /* global_atomic_add_f32 v[0:1], v8, off offset:128 */
+    0xc0,0x80,0x89,0xdd,0x00,0x0c,0x7f,0x0a, /* global_atomic_add_x2 v[10:11], v[0:1], v[12:13], off offset:192 sc0 */
+    0x00,0x01,0x05,0xdd,0x00,0x06,0x00,0x05, /* flat_atomic_cmpswap v5, v[0:1], v[6:7] offset:256 sc0 */
+    0x40,0x81,0x85,0xdd,0x00,0x10,0x7f,0x0e, /* global_atomic_cmpswap_x2 v[14:15], v[0:1], v[16:19], off offset:320 sc0 */
+    0x80,0x81,0x3c,0xdd,0x00,0x14,0x7f,0x00, /* global_atomic_add_f64 v[0:1], v[20:21], off offset:384 */
+    0x00,0x00,0x81,0xbf, /* s_endpgm */
+};
+static const uint8_t k_atomic11[] = {
+    0x00,0x40,0xd6,0xdc,0x00,0x03,0x7c,0x02, /* global_atomic_add_u32 v2, v[0:1], v3, off glc */
+    0x40,0x40,0xd2,0xdc,0x00,0x06,0x7c,0x04, /* global_atomic_cmpswap_b32 v4, v[0:1], v[6:7], off offset:64 glc */
+    0x80,0x00,0x5a,0xdd,0x00,0x08,0x7c,0x00, /* global_atomic_add_f32 v[0:1], v8, off offset:128 */
+    0xc0,0x40,0x0e,0xdd,0x00,0x0c,0x7c,0x0a, /* global_atomic_add_u64 v[10:11], v[0:1], v[12:13], off offset:192 glc */
+    0x00,0x41,0xd0,0xdc,0x00,0x06,0x7c,0x05, /* flat_atomic_cmpswap_b32 v5, v[0:1], v[6:7] offset:256 glc */
+    0x40,0x41,0x0a,0xdd,0x00,0x10,0x7c,0x0e, /* global_atomic_cmpswap_b64 v[14:15], v[0:1], v[16:19], off offset:320 glc */
+    0x00,0x00,0xb0,0xbf, /* s_endpgm */
+};
+
+static void test_atomic(emu_isa isa, const uint8_t *code, size_t n)
+{
+    emu_wave w;
+    const unsigned lanes = isa == EMU_GFX11 ? 32 : 64, on = lanes - 1;
+    memset(&mem, 0, sizeof mem);
+    mem.base = 0x200000000ull;
+    const uint64_t b = mem.base + 0x400, u64 = 0xFFFFFFFFull, c64 = 0x123456789ull;
+    const uint32_t u = 100, seven = 7;
+    const float f = 0.5f;
+    const double d = 1.0;
+    memcpy(mem.buf + 0x400, &u, 4), memcpy(mem.buf + 0x440, &seven, 4), memcpy(mem.buf + 0x480, &f, 4);
+    memcpy(mem.buf + 0x4c0, &u64, 8), memcpy(mem.buf + 0x500, &seven, 4), memcpy(mem.buf + 0x540, &c64, 8);
+    memcpy(mem.buf + 0x580, &d, 8);
+    wave(&w, isa, code, n);
+    const float quarter = 0.25f;
+    const double eighth = 0.125;
+    for (unsigned l = 0; l < lanes; l++) {
+        vgpr[0][l] = (uint32_t)b, vgpr[1][l] = (uint32_t)(b >> 32);
+        vgpr[3][l] = l + 1;
+        vgpr[6][l] = 1000 + l, vgpr[7][l] = 7;
+        memcpy(&vgpr[8][l], &quarter, 4);
+        vgpr[12][l] = 1, vgpr[13][l] = 0;
+        vgpr[16][l] = l, vgpr[17][l] = 0xAB, vgpr[18][l] = (uint32_t)c64, vgpr[19][l] = (uint32_t)(c64 >> 32);
+        uint64_t e;
+        memcpy(&e, &eighth, 8);
+        vgpr[20][l] = (uint32_t)e, vgpr[21][l] = (uint32_t)(e >> 32);
+    }
+    w.exec = (lanes == 64 ? ~0ull : 0xFFFFFFFFull) >> 1; /* the last lane off */
+    if (run(&w))
+        return fails++, (void)0;
+    uint32_t got32;
+    uint64_t got64;
+    float gf;
+    double gd;
+    memcpy(&got32, mem.buf + 0x400, 4);
+    CHECK(got32 == 100 + on * (on + 1) / 2, "add: %u", got32);
+    for (unsigned l = 0; l < lanes; l++) {
+        const uint32_t want = l == on ? 0 : 100 + l * (l + 1) / 2;
+        CHECK(vgpr[2][l] == want, "add returned %u to lane %u, want %u", vgpr[2][l], l, want);
+        CHECK(vgpr[4][l] == (l == on ? 0 : l ? 1000 : 7), "cmpswap returned %u to lane %u", vgpr[4][l], l);
+        CHECK(vgpr[5][l] == (l == on ? 0 : l ? 1000 : 7), "flat cmpswap returned %u to lane %u", vgpr[5][l], l);
+        const uint64_t r = (uint64_t)vgpr[11][l] << 32 | vgpr[10][l], r2 = (uint64_t)vgpr[15][l] << 32 | vgpr[14][l];
+        CHECK(r == (l == on ? 0 : u64 + l), "add_x2 returned 0x%llx to lane %u", (unsigned long long)r, l);
+        CHECK(r2 == (l == on ? 0 : l ? 0xAB00000000ull : c64), "cmpswap_x2 returned 0x%llx to lane %u",
+              (unsigned long long)r2, l);
+    }
+    memcpy(&got32, mem.buf + 0x440, 4);
+    CHECK(got32 == 1000, "cmpswap: %u", got32);
+    memcpy(&got32, mem.buf + 0x500, 4);
+    CHECK(got32 == 1000, "flat cmpswap: %u", got32);
+    memcpy(&gf, mem.buf + 0x480, 4);
+    CHECK(gf == 0.5f + 0.25f * (float)on, "add_f32: %g", (double)gf);
+    memcpy(&got64, mem.buf + 0x4c0, 8);
+    CHECK(got64 == u64 + on, "add_x2: 0x%llx", (unsigned long long)got64);
+    memcpy(&got64, mem.buf + 0x540, 8);
+    CHECK(got64 == 0xAB00000000ull, "cmpswap_x2: 0x%llx", (unsigned long long)got64);
+    memcpy(&gd, mem.buf + 0x580, 8);
+    CHECK(gd == (isa == EMU_GFX11 ? 1.0 : 1.0 + 0.125 * on), "add_f64: %g", gd);
+}
+
 /* Conversions: saturation, NaN, round-to-nearest-even, f16 range ends. */
 static const uint8_t k_cvt[] = {
     0x00,0x11,0x02,0x7e, /* v_cvt_i32_f32_e32 v1, v0 */
@@ -892,6 +976,8 @@ int main(int argc, char **argv)
     test_gfx90a();
     test_cache();
     test_salu();
+    test_atomic(EMU_GFX9, k_atomic9, sizeof k_atomic9);
+    test_atomic(EMU_GFX11, k_atomic11, sizeof k_atomic11);
     test_unknown();
     printf("test_exec: %d checks, %d failed\n", checks, fails);
     free(vgpr);

@@ -23,6 +23,8 @@ int run_index(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int index_applies(const layout_case *lc, const crk_kernel_info *ki);
 int run_sort(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int sort_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_sum(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int sum_applies(const layout_case *lc, const crk_kernel_info *ki);
 
 const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_UNARY] = {run_map1, map1_applies},
@@ -40,4 +42,5 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_ROPE] = {run_rope, rope_applies},
     [CRK_FAMILY_INDEXING] = {run_index, index_applies},
     [CRK_FAMILY_SORT] = {run_sort, sort_applies},
+    [CRK_FAMILY_SUM] = {run_sum, sum_applies},
 };

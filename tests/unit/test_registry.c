@@ -59,8 +59,8 @@ START_TEST(unknown_names_suggest_the_nearest) {
 END_TEST
 
 static int tsv_family_ours(const char *family, const char *name) {
-    /* reduce: the fast_* kernels (upstream's unused atomic sum_* are not here yet) */
-    if (!strcmp(family, "reduce")) return !strncmp(name, "fast_", 5);
+    /* reduce: the fast_* kernels and upstream's unused atomic sum_* */
+    if (!strcmp(family, "reduce")) return !strncmp(name, "fast_", 5) || !strncmp(name, "sum_", 4);
     static const char *const ours[] = {"unary", "cast",    "ternary", "affine", "copy", "binary",
                                        "cmp",   "fill",    "softmax", "norm",   "rope", "indexing", "sort"};
     for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
@@ -99,8 +99,8 @@ START_TEST(parity_with_candle_table) {
     }
     fclose(f);
     /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set),
-     * fast_*, softmax, norm, rope, indexing, sort */
-    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 4 + 8 + 12 + 125 + 14);
+     * fast_* and sum_*, softmax, norm, rope, indexing, sort */
+    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 5 + 4 + 8 + 12 + 125 + 14);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -200,7 +200,7 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_REDUCE] = {"reduce", 1, 1, 1, 1, 1}, [CRK_FAMILY_SOFTMAX] = {"softmax", 0, 0, 0, 1, 1},
         [CRK_FAMILY_NORM] = {"norm", 0, 0, 0, -1, 3},     [CRK_FAMILY_ROPE] = {"rope", 0, 0, 0, 3, -1},
         [CRK_FAMILY_INDEXING] = {"indexing", -1, -1, -1, 2, -1},
-        [CRK_FAMILY_SORT] = {"sort", 0, 0, 0, -1, -1},
+        [CRK_FAMILY_SORT] = {"sort", 0, 0, 0, -1, -1},    [CRK_FAMILY_SUM] = {"sum", 1, 1, 1, 1, 1},
     };
     /* launch policies by family */
     static const uint8_t geometry[CRK_FAMILY_COUNT] = {
