@@ -1,7 +1,8 @@
 /* atomic.h — atomic adds into global memory, one per storage type.
  *
  * 4- and 8-byte types: the hardware's atomicAdd (integers wrap; f32/f64
- * round once). 1- and 2-byte types: a compare-and-swap loop on the aligned
+ * round once); NVIDIA's native f16 (sm_70+) and bf16 (sm_90+) adds, which
+ * round once too. Else, 1- and 2-byte types: a compare-and-swap loop on the aligned
  * 4-byte word holding the element (AMD has no 16-bit global CAS), adding
  * as the type's arithmetic does (Arith: bf16/f16 round the exact sum once,
  * as NVIDIA's native atomicAdd does; u8/i16 wrap). The word's other bytes
@@ -38,8 +39,21 @@ template <class T> CRK_DEV void atomic_add_narrow(T *p, T v) {
         seen = atomicCAS(word, want, (want & ~mask) | (nb << shift));
     } while (seen != want);
 }
-CRK_DEV void atomic_add(bf16 *p, bf16 v) { atomic_add_narrow(p, v); }
-CRK_DEV void atomic_add(f16 *p, f16 v) { atomic_add_narrow(p, v); }
+/* Under contention a CAS loop retries: the hardware's add where it has one. */
+CRK_DEV void atomic_add(bf16 *p, bf16 v) {
+#if defined(CRK_NV) && __CUDA_ARCH__ >= 900
+    asm volatile("red.global.add.noftz.bf16 [%0], %1;" ::"l"(p), "h"(v.b) : "memory");
+#else
+    atomic_add_narrow(p, v);
+#endif
+}
+CRK_DEV void atomic_add(f16 *p, f16 v) {
+#if defined(CRK_NV) && __CUDA_ARCH__ >= 700
+    asm volatile("red.global.add.noftz.f16 [%0], %1;" ::"l"(p), "h"(v.b) : "memory");
+#else
+    atomic_add_narrow(p, v);
+#endif
+}
 CRK_DEV void atomic_add(uint8_t *p, uint8_t v) { atomic_add_narrow(p, v); }
 CRK_DEV void atomic_add(int16_t *p, int16_t v) { atomic_add_narrow(p, v); }
 

@@ -11,15 +11,28 @@
 
 namespace crk {
 
-/* (x0, x1) rotated by (c, s): x0·c − x1·s and x0·s + x1·c. 16-bit types
- * round every operation; f32/f64 keep the first as mul, mul, sub and fuse
- * the second into one fma, as nvcc compiles upstream. */
+/* a·b + c rounded once to S, as the hardware's bf16/f16 fma (HFMA2 on
+ * sm_80+) does: a·b is exact in f32 (at most 22 bits), the sum exact as
+ * s + t (TwoSum), and s rounded to odd when t != 0 so that S's round to
+ * nearest even of it is the single rounding (f32 has 13 bits more than f16). */
+template <class S> CRK_DEV H<S> fma_once(H<S> a, H<S> b, H<S> c) {
+    const float p = a.f() * b.f(), q = c.f(), s = p + q;
+    const float v = s - q, t = (p - v) + (q - (s - v)); /* Knuth's TwoSum: v is p's share of s */
+    uint32_t u = f32_bits(s);
+    if (t != 0.f && !(u & 1u) && isfinite(s)) u += (t > 0.f) == (s > 0.f) ? 1u : ~0u; /* toward t */
+    return H<S>::make(bits_f32(u));
+}
+
+/* (x0, x1) rotated by (c, s): x0·c − x1·s and x0·s + x1·c as nvcc compiles
+ * upstream for sm_90 (Candle's own reduce.cubin, cuobjdump): the second
+ * product rounded, the first fused, fma(x0, c, −x1·s) and fma(x0, s, x1·c),
+ * in T (16-bit: HMUL2, HFMA2; f32: FMUL, FFMA; f64: DMUL, DFMA). */
 template <class S> CRK_DEV void rotate(H<S> x0, H<S> x1, H<S> c, H<S> s, H<S> &d0, H<S> &d1) {
-    d0 = x0 * c - x1 * s;
-    d1 = x0 * s + x1 * c;
+    d0 = fma_once(x0, c, -(x1 * s));
+    d1 = fma_once(x0, s, x1 * c);
 }
 template <class F> CRK_DEV void rotate(F x0, F x1, F c, F s, F &d0, F &d1) {
-    d0 = mul_rn(x0, c) - mul_rn(x1, s);
+    d0 = fma(x0, c, -mul_rn(x1, s));
     d1 = fma(x0, s, mul_rn(x1, c));
 }
 

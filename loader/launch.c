@@ -397,3 +397,15 @@ crk_status crk_launch_v0_1(crk_ctx *ctx, crk_stream s, const char *name, const u
 }
 __asm__(".symver crk_launch_v0_1, crk_launch@CRK_0.1");
 __asm__(".symver crk_launch_v0_2, crk_launch@@CRK_0.2");
+
+crk_status crk_sum_dims_mask(const char *name, size_t rank, const size_t *sum_dims, size_t n, unsigned *mask) {
+    *mask = 0;
+    if (n && !sum_dims) return crk_fail(CRK_E_INVALID, "%s: sum_dims is NULL", name);
+    for (size_t j = 0; j < n; j++) {
+        if (sum_dims[j] >= rank)
+            return crk_fail(CRK_E_INVALID, "%s: sum dim %zu out of range for rank %zu", name, sum_dims[j], rank);
+        if (*mask >> sum_dims[j] & 1u) return crk_fail(CRK_E_INVALID, "%s: sum dim %zu given twice", name, sum_dims[j]);
+        *mask |= 1u << sum_dims[j];
+    }
+    return CRK_OK;
+}

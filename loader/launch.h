@@ -32,6 +32,9 @@ crk_status crk_check_layout(const char *name, const char *what, const crk_layout
 /* p + elements of dtype dt, refused when the byte offset overflows. */
 crk_status crk_offset_ptr(const char *name, const char *what, const void *p, size_t elements, int dt,
                           const void **out);
+/* sum_dims (n of them, each < rank, none twice; NULL only when n == 0) as
+ * a bit mask of dims in *mask, or CRK_E_INVALID naming the problem. */
+crk_status crk_sum_dims_mask(const char *name, size_t rank, const size_t *sum_dims, size_t n, unsigned *mask);
 /* The dtype of input i (role index) or, for i < 0, of the output. */
 int crk_operand_dtype(const crk_kernel_info *ki, int i);
 /* Uploads info (info_len size_t; 0: none) to a slot, launches a grid sized

@@ -27,18 +27,11 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     arg_pack a = {.out = dst};
     if ((st = crk_check_layout(name, "src", src_l, &a.numel)) != CRK_OK) return st;
     if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK) return st;
-    if (n_sum_dims && !sum_dims) return crk_fail(CRK_E_INVALID, "%s: sum_dims is NULL", name);
     /* Candle's FastReduce layout: kept dims in order, then the reduced ones */
     size_t info[2 * CRK_MAX_DIMS], k = 0, dst_el = 1;
     const size_t rank = src_l->rank;
-    unsigned summed = 0;
-    for (size_t j = 0; j < n_sum_dims; j++) {
-        if (sum_dims[j] >= rank)
-            return crk_fail(CRK_E_INVALID, "%s: sum dim %zu out of range for rank %zu", name, sum_dims[j], rank);
-        if (summed >> sum_dims[j] & 1u)
-            return crk_fail(CRK_E_INVALID, "%s: sum dim %zu given twice", name, sum_dims[j]);
-        summed |= 1u << sum_dims[j];
-    }
+    unsigned summed;
+    if ((st = crk_sum_dims_mask(name, rank, sum_dims, n_sum_dims, &summed)) != CRK_OK) return st;
     for (size_t d = 0; d < rank; d++)
         if (!(summed >> d & 1u))
             info[k] = src_l->dims[d], info[rank + k] = src_l->strides[d], dst_el *= src_l->dims[d], k++;

@@ -12,16 +12,9 @@ crk_status crk_sum_atomic(crk_ctx *ctx, crk_stream s, const char *name, const cr
     arg_pack a = {.out = dst};
     if ((st = crk_check_layout(name, "src", src_l, &a.numel)) != CRK_OK) return st;
     if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK) return st;
-    if (n_sum_dims && !sum_dims) return crk_fail(CRK_E_INVALID, "%s: sum_dims is NULL", name);
     const size_t rank = src_l->rank;
-    unsigned summed = 0;
-    for (size_t j = 0; j < n_sum_dims; j++) {
-        if (sum_dims[j] >= rank)
-            return crk_fail(CRK_E_INVALID, "%s: sum dim %zu out of range for rank %zu", name, sum_dims[j], rank);
-        if (summed >> sum_dims[j] & 1u)
-            return crk_fail(CRK_E_INVALID, "%s: sum dim %zu given twice", name, sum_dims[j]);
-        summed |= 1u << sum_dims[j];
-    }
+    unsigned summed;
+    if ((st = crk_sum_dims_mask(name, rank, sum_dims, n_sum_dims, &summed)) != CRK_OK) return st;
     if (a.numel == 0) return CRK_OK;
     /* The summed dims in increasing order: removing one leaves the
      * contiguous strides of the later ones valid. */

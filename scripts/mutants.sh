@@ -69,9 +69,9 @@ spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > last;
 # reduce: argmin takes a later equal value (ties must keep the first)
 spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
 # sum (atomic): a summed dim's removal drops the position after it (outputs misplaced)
-spawn sumpost 'sum_*' reduce sum.h 's/j = pre \/ sum_l\[k\] \* s + (j - pre \* s);/j = pre \/ sum_l[k] * s;/'
+spawn sumpost 'sum_*' reduce sum.h 's/i = pre \/ sum_l\[k\] \* s + (i - pre \* s);/i = pre \/ sum_l[k] * s;/'
 # sum (atomic, 1-2 bytes): the add is written to the word's low bytes whatever the element's place
-spawn sumword 'sum_bf16' reduce atomic.h 's/(want \& ~mask) | (nb << shift)/(want \& ~mask) | nb/'
+spawn sumword 'sum_u8' reduce atomic.h 's/(want \& ~mask) | (nb << shift)/(want \& ~mask) | nb/'
 # indexing: index_select reads strided ids linearly (upstream's reading, §6 item 9)
 spawn idsbug 'is_*' indexing indexing.h 's/ids\[strided_ids ? strided_offsets<1, Idx>(k, nd, info, info + nd).o\[0\] : (size_t)k\]/ids[(size_t)k]/'
 # indexing: the range test is off by one (id == dim selects a row past the end)

@@ -323,6 +323,15 @@ int isa_disasm(emu_isa isa, const isa_inst *in, char *buf, size_t blen)
     if (t[0] && t[1] == ':')
         t += 2;
     int first = 1;
+    /* A FLAT/GLOBAL atomic with GLC (sc0) returns the old value: vdst,
+     * as wide as the data (cmpswap: half of it, the data holds the compare) */
+    if ((in->fmt == ISA_FMT_FLAT || in->fmt == ISA_FMT_GLOBAL) && in->glc && strstr(in->info->name, "_atomic_")) {
+        isa_operand d = in->dst;
+        d.n = strstr(in->info->name, "cmpswap") ? in->src[1].n / 2 : in->src[1].n;
+        put(&o, " ");
+        opd(&o, isa, in, &d, 0, 0, 0);
+        first = 0;
+    }
     while (*t) {
         char item[48];
         size_t k = strcspn(t, ",");

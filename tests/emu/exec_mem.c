@@ -66,6 +66,23 @@ static int vm_shape_of(unsigned op, vm_shape *s)
     }
 }
 
+/* A lane's FLAT/GLOBAL address: saddr + the VGPR offset, or the VGPR
+ * pair, plus the instruction's offset. */
+typedef struct { int saddr; uint64_t base; } vm_base;
+static vm_base vm_base_of(ex_ctx *c)
+{
+    vm_base b = { c->in->src[2].kind == ISA_OPD_SGPR, 0 };
+    if (b.saddr)
+        b.base = ex_sread64(c, &c->in->src[2], TY_B64);
+    return b;
+}
+static uint64_t vm_addr(const ex_ctx *c, const vm_base *b, unsigned va, int l)
+{
+    const emu_wave *w = c->w;
+    const uint64_t a = b->saddr ? b->base + w->vgpr[va][l] : ((uint64_t)w->vgpr[va + 1][l] << 32 | w->vgpr[va][l]);
+    return a + (uint64_t)(int64_t)c->in->offset;
+}
+
 /* FLAT/GLOBAL atomics: what they do and on how many bytes (4 or 8). The
  * waves run one at a time, so read-modify-write is atomic here; with GLC
  * (sc0 on gfx942) the memory's old value comes back in vdst. */
@@ -132,12 +149,10 @@ static int ex_atomic(ex_ctx *c, at_kind k, unsigned bytes)
     if (va + 2 > EMU_NVGPR || vd + nd > EMU_NVGPR || vs + ns > EMU_NVGPR)
         return ex_error(c, "vgpr out of range");
     const uint64_t mask = bytes == 8 ? ~0ull : 0xFFFFFFFFull;
-    int saddr = in->src[2].kind == ISA_OPD_SGPR;
-    uint64_t base = saddr ? ex_sread64(c, &in->src[2], TY_B64) : 0;
+    const vm_base vb = vm_base_of(c);
     for (uint64_t m = c->exec; m; m &= m - 1) {
         int l = __builtin_ctzll(m);
-        uint64_t a = saddr ? base + w->vgpr[va][l] : ((uint64_t)w->vgpr[va + 1][l] << 32 | w->vgpr[va][l]);
-        a += (int64_t)in->offset;
+        const uint64_t a = vm_addr(c, &vb, va, l);
         if (a & (bytes - 1))
             return ex_error(c, "lane %d: atomic of %u bytes at 0x%llx: misaligned", l, bytes, (unsigned long long)a);
         uint64_t old = 0, d = w->vgpr[vs][l], cmp = 0;
@@ -174,12 +189,10 @@ int ex_vmem(ex_ctx *c)
     unsigned nd = (sh.bytes + 3) / 4;
     if (va + 2 > EMU_NVGPR || vd + nd > EMU_NVGPR || vs + nd > EMU_NVGPR)
         return ex_error(c, "vgpr out of range");
-    int saddr = in->src[2].kind == ISA_OPD_SGPR;
-    uint64_t base = saddr ? ex_sread64(c, &in->src[2], TY_B64) : 0;
+    const vm_base vb = vm_base_of(c);
     for (uint64_t m = c->exec; m; m &= m - 1) {
         int l = __builtin_ctzll(m);
-        uint64_t a = saddr ? base + w->vgpr[va][l] : ((uint64_t)w->vgpr[va + 1][l] << 32 | w->vgpr[va][l]);
-        a += (int64_t)in->offset;
+        const uint64_t a = vm_addr(c, &vb, va, l);
         if (sh.kind == 'L') {
             uint32_t buf[4] = { 0, 0, 0, 0 };
             if (mem_rd(c, a, buf, sh.bytes, l))

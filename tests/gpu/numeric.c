@@ -2,8 +2,11 @@
  * against the CPU references of tests/ref (written from the fact sheet).
  *
  *   numeric [--seed N] [--source embedded|dir|bundle] [--path P] [--filter GLOB]
- *           [--no-huge] [--max-numel N] [--json FILE]
+ *           [--no-huge] [--max-numel N] [--shape crk|candle] [--json FILE]
  *
+ * --shape runs one launch shape (the other is reported as skipped): with
+ * --source dir --path holding Candle's own cubins, `--shape candle` runs
+ * Candle's kernels under Candle's launches against our references.
  * --max-numel skips (and reports as skipped) the layout cases above N
  * elements: the emulated AMD targets run the small cases only.
  *
@@ -47,14 +50,14 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res); /* huge.c */
 
 static int usage(void) {
     fprintf(stderr, "usage: numeric [--seed N] [--source embedded|dir|bundle] [--path P] [--filter GLOB] "
-                    "[--no-huge] [--max-numel N] [--json FILE]\n");
+                    "[--no-huge] [--max-numel N] [--shape crk|candle] [--json FILE]\n");
     return 2;
 }
 
 int main(int argc, char **argv) {
     uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     const char *filter = NULL, *json = NULL;
-    int huge = 1;
+    int huge = 1, only = -1; /* only: one SHAPE_* */
     size_t max_numel = SIZE_MAX;
     crk_options opt = {0, CRK_SOURCE_EMBEDDED, NULL};
     for (int i = 1; i < argc; i++) {
@@ -63,6 +66,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--path") && i + 1 < argc) opt.path = argv[++i];
         else if (!strcmp(argv[i], "--no-huge")) huge = 0;
+        else if (!strcmp(argv[i], "--shape") && i + 1 < argc) {
+            const char *s = argv[++i];
+            if (strcmp(s, "crk") && strcmp(s, "candle")) return usage();
+            only = !strcmp(s, "candle") ? SHAPE_CANDLE : SHAPE_CRK;
+        }
         else if (!strcmp(argv[i], "--max-numel") && i + 1 < argc) max_numel = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--source") && i + 1 < argc) {
             const char *s = argv[++i];
@@ -115,7 +123,7 @@ int main(int argc, char **argv) {
         for (S.shape = 0; S.shape < SHAPES; S.shape++)
             for (size_t c = 0; c < N_CASES; c++) {
                 if (!applies(&CASES[c], ki)) continue;
-                if (case_numel(&CASES[c]) > max_numel) {
+                if (case_numel(&CASES[c]) > max_numel || (only >= 0 && S.shape != only)) {
                     results_add(&res, row_family(ki, S.shape), result_dtype(ki), 2);
                     continue;
                 }

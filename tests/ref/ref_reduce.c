@@ -247,23 +247,44 @@ void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void 
 
 /* ---------------------------------------------------------------- rope */
 
-/* One pair: d0 = x0·c − x1·s, d1 = x0·s + x1·c in T (16-bit: every
- * operation rounds; f32/f64: the second fused into one fma). */
+/* x + y (x exact: a product of 16-bit values) rounded to odd in double. */
+static double fma_round_odd(double x, double y) {
+    const double s = x + y, v = s - y, t = (x - v) + (y - (s - v)); /* TwoSum: v is x's share of s */
+    if (t == 0 || !isfinite(s)) return s;
+    uint64_t u;
+    memcpy(&u, &s, 8);
+    if (!(u & 1)) u += (t > 0) == (s > 0) ? 1 : (uint64_t)-1;
+    double r;
+    memcpy(&r, &u, 8);
+    return r;
+}
+
+/* One pair: d0 = x0·c − x1·s, d1 = x0·s + x1·c in T as nvcc compiles
+ * upstream for sm_90 (Candle's reduce.cubin): the second product rounded
+ * in T, the first fused with it, each result rounded once. */
 void ref_rope_pair(crk_dtype dt, const void *x0, const void *x1, const void *c, const void *s, void *d0, void *d1) {
     if (dt == CRK_F32 || dt == CRK_F64) {
         const double a = ref_value_f64(dt, x0), b = ref_value_f64(dt, x1), cc = ref_value_f64(dt, c),
                      ss = ref_value_f64(dt, s);
         if (dt == CRK_F32) {
-            const float r0 = (float)a * (float)cc - (float)b * (float)ss;
+            const float r0 = fmaf((float)a, (float)cc, -((float)b * (float)ss));
             const float r1 = fmaf((float)a, (float)ss, (float)b * (float)cc);
             memcpy(d0, &r0, 4), memcpy(d1, &r1, 4);
         } else {
-            const double r0 = a * cc - b * ss, r1 = fma(a, ss, b * cc);
+            const double r0 = fma(a, cc, -(b * ss)), r1 = fma(a, ss, b * cc);
             memcpy(d0, &r0, 8), memcpy(d1, &r1, 8);
         }
         return;
     }
+    /* 16-bit: the product rounded in T, then a·b + p rounded once: the
+     * exact sum as s + t in double (a·b exact), s rounded to odd, then one
+     * rounding to T (double has far more than the 2 extra bits needed) */
     unsigned char p[8], q[8];
-    ref_binary("mul", dt, x0, c, p), ref_binary("mul", dt, x1, s, q), ref_binary("sub", dt, p, q, d0);
-    ref_binary("mul", dt, x0, s, p), ref_binary("mul", dt, x1, c, q), ref_binary("add", dt, p, q, d1);
+    ref_binary("mul", dt, x1, s, q);
+    const double nq = -ref_value_f64(dt, q);
+    ref_binary("mul", dt, x1, c, p);
+    const double pc = ref_value_f64(dt, p);
+    const double a = ref_value_f64(dt, x0), cc = ref_value_f64(dt, c), ss = ref_value_f64(dt, s);
+    const double r0 = fma_round_odd(a * cc, nq), r1 = fma_round_odd(a * ss, pc);
+    ref_cast(CRK_F64, dt, &r0, d0), ref_cast(CRK_F64, dt, &r1, d1);
 }
