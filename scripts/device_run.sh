@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # device_run.sh PARTS... — run on the lent NVIDIA GPU from the repository root,
 # with .device/ carried (make device-stage). PARTS: hello overhead numeric
-# memcheck threads mutants bench (mutants: with build/gen carried too, the
+# memcheck threads mutants bench parity (mutants: with build/gen carried too, the
 # mutated kernels are built there with nvcc, MUTANT_JOBS at once). Logs and JSON go to $OUT (the device tool brings them back).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -22,6 +22,17 @@ for part in "$@"; do
       [ -d mutants ] || MUTANT_JOBS=${MUTANT_JOBS:-14} ../scripts/mutants.sh mutants nvidia > "$OUT/mutants-build.log" 2>&1 \
         || { echo "mutants: build failed"; tail -20 "$OUT/mutants-build.log"; }
       NUMERIC=./numeric ../scripts/check_mutants.sh mutants | tee "$OUT/mutants.txt" ;;
+    parity) # Candle's own cubins (make device-stage) under Candle's launches against our references:
+            # a value failure is a parity bug (ours or the reference's); a kernel upstream lacks
+            # (i16/i32 variants, our crk_* kernels) fails as "named symbol not found", counted apart
+      rm -rf parity && mkdir -p parity/nvidia
+      for c in peers/candle-0.11-sm90/*.cubin; do cp "$c" "parity/nvidia/$(basename "${c%.cubin}").fatbin"; done
+      timeout "${PARITY_TIMEOUT:-300}" ./numeric --no-huge --seed "$seed" --shape candle --source dir --path parity \
+        > "$OUT/parity.log" 2>&1; echo "rc=$?"
+      missing=$(grep -c '^FAIL.*named symbol not found' "$OUT/parity.log")
+      wrong=$(grep '^FAIL' "$OUT/parity.log" | grep -vc 'named symbol not found')
+      echo "parity: $wrong value failures; $missing failures of kernels upstream lacks; $(tail -1 "$OUT/parity.log")"
+      grep '^FAIL' "$OUT/parity.log" | grep -v 'named symbol not found' | head -20 ;;
     bench) # Candle's cubins: .device/peers/candle-0.11-sm90 (make device-stage), found next to ./bench
       PYTHONUNBUFFERED=1 timeout ${BENCH_TIMEOUT:-540} ./bench --out "$OUT/bench" ${BENCH_ARGS:-} > "$OUT/bench.txt" 2>&1
       echo "rc=$?"; grep -E '^(candle|torch|ERROR|WARNING)' "$OUT/bench.txt" | head -20; sed -n '/^== crk vs/,$p' "$OUT/bench.txt" ;;
