@@ -20,7 +20,7 @@ crk_status crk_sum_atomic(crk_ctx *ctx, crk_stream s, const char *name, const cr
      * contiguous strides of the later ones valid. */
     size_t info[4 * CRK_MAX_DIMS], k = 0, after = 1;
     for (size_t d = 0; d < rank; d++) info[d] = src_l->dims[d], info[rank + d] = src_l->strides[d];
-    const size_t n_sum = (size_t)__builtin_popcount(summed);
+    const size_t n_sum = n_sum_dims; /* distinct: one bit each in summed */
     for (size_t d = rank; d-- > 0;) {
         if (summed >> d & 1u) {
             k++;

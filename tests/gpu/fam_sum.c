@@ -88,10 +88,11 @@ static crk_status launch_candle(suite_t *S, const crk_kernel_info *ki, const crk
     return crk_launch(S->ctx, NULL, ki->name, grid, block, 0, args, sizes, ki->nparams);
 }
 
-/* One sum of the view l (buffer already in host[0] and dev[0]) over the
- * dims of mask; exact: the data are the exact kind. Returns failures. */
-static int sum_case(suite_t *S, const crk_kernel_info *ki, const char *cname, const crk_layout *l, unsigned mask,
-                    int exact) {
+/* One sum of the view l over the dims of mask, its buffer start_offset +
+ * span elements (span: past the start, as case_layout returns it); exact:
+ * the data are the exact kind. Returns failures. */
+static int sum_case(suite_t *S, const crk_kernel_info *ki, const char *cname, const crk_layout *l, size_t span,
+                    unsigned mask, int exact) {
     const crk_dtype dt = (crk_dtype)ki->dtypes[0];
     const size_t sz = crk_dtype_size(dt), numel = crk_layout_numel(l);
     size_t dst_el = 1, k = 1, sum_dims[CRK_MAX_DIMS], nsum = 0;
@@ -106,8 +107,7 @@ static int sum_case(suite_t *S, const crk_kernel_info *ki, const char *cname, co
     if (p && exact && (double)(k + 1) * m > ldexp(1.0, p)) m = floor(ldexp(1.0, p) / (double)(k + 1));
     if (m < 1) return 0; /* k past T's exact integers (bf16 rows of 2^20): the real run covers it */
     unsigned char *src = S->host[0], *out = S->host[1], *want = S->host[2];
-    size_t span = l->start_offset + (numel != 0); /* past the largest offset the view reaches */
-    for (size_t d = 0; d < l->rank && numel; d++) span += (l->dims[d] - 1) * l->strides[d];
+    span += l->start_offset;
     for (size_t i = 0; i < span; i++) { /* every element of the buffer, read or not */
         double v;
         if (!p) {
@@ -193,12 +193,12 @@ static int sum_case(suite_t *S, const crk_kernel_info *ki, const char *cname, co
 }
 
 static int both(suite_t *S, const crk_kernel_info *ki, const char *cname, const char *over, const crk_layout *l,
-                unsigned mask) {
+                size_t span, unsigned mask) {
     char what[240];
     int bad = 0;
     for (int exact = 1; exact >= 0; exact--) {
         snprintf(what, sizeof what, "%s, over %s, %s data", cname, over, exact ? "exact" : "real");
-        bad += sum_case(S, ki, what, l, mask, exact);
+        bad += sum_case(S, ki, what, l, span, mask, exact);
     }
     return bad;
 }
@@ -207,11 +207,11 @@ int run_sum(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     char cn[160];
     const char *cname = case_name(S, lc, cn, sizeof cn);
     crk_layout l;
-    case_layout(lc, lc->kind, &l);
-    int bad = both(S, ki, cname, "the last dim", &l, 1u << (l.rank - 1));
-    if (l.rank > 1) bad += both(S, ki, cname, "the first dim", &l, 1u);
-    bad += both(S, ki, cname, "every dim", &l, (1u << l.rank) - 1);
-    bad += both(S, ki, cname, "no dim", &l, 0);
+    const size_t span = case_layout(lc, lc->kind, &l);
+    int bad = both(S, ki, cname, "the last dim", &l, span, 1u << (l.rank - 1));
+    if (l.rank > 1) bad += both(S, ki, cname, "the first dim", &l, span, 1u);
+    bad += both(S, ki, cname, "every dim", &l, span, (1u << l.rank) - 1);
+    bad += both(S, ki, cname, "no dim", &l, span, 0);
     const size_t c = (size_t)(lc - CASES);
     if (c < N_ROWS) {
         const rows_case *rc = &ROWS[c];
@@ -220,8 +220,8 @@ int run_sum(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         crk_layout_contiguous(&l, 2, dims);
         l.start_offset = c % 3; /* sliced: a misaligned start */
         snprintf(what, sizeof what, "rows %s%s", rc->name, S->shape ? ", Candle's shape" : "");
-        bad += both(S, ki, what, "the columns", &l, 2u);
-        if (rc->rows > 1) bad += both(S, ki, what, "the rows", &l, 1u);
+        bad += both(S, ki, what, "the columns", &l, rc->rows * rc->cols, 2u);
+        if (rc->rows > 1) bad += both(S, ki, what, "the rows", &l, rc->rows * rc->cols, 1u);
     }
     return bad;
 }
