@@ -43,7 +43,7 @@ const op_def bench_ops[] = {
     {"index_add", "ia_u32_f32", "u32:f32", F_INDEX_ADD, {-1, -1, -1}, CRK_F32, 0},
     /* argsort (argsort.c): rows x cols cases, u32 indices out */
     {"argsort", "asort_asc_f32", "f32", F_ARGSORT, {-1, -1, -1}, CRK_U32, 0},
-    /* module reduce (reduce.c): rows x cols cases over the last dim */
+    /* module reduce (reduce.c): rows x cols cases over the last dim (sum0, max0: over dim 0) */
     {"softmax", "softmax_f32", "f32", F_SOFTMAX, {-1, -1, -1}, CRK_F32, 0},
     {"softmax", "softmax_bf16", "bf16", F_SOFTMAX, {-1, -1, -1}, CRK_BF16, 0},
     {"rmsnorm", "rmsnorm_bf16", "bf16", F_NORM, {-1, -1, -1}, CRK_BF16, 0},
@@ -51,6 +51,8 @@ const op_def bench_ops[] = {
     {"layernorm", "layernorm_bf16", "bf16", F_NORM, {-1, -1, -1}, CRK_BF16, 0},
     {"sum", "fast_sum_f32", "f32", F_FAST, {-1, -1, -1}, CRK_F32, 0},
     {"max", "fast_max_f32", "f32", F_FAST, {-1, -1, -1}, CRK_F32, 0},
+    {"sum0", "fast_sum_f32", "f32", F_FAST, {-1, -1, -1}, CRK_F32, 0}, /* over dim 0 (reduce.c) */
+    {"max0", "fast_max_f32", "f32", F_FAST, {-1, -1, -1}, CRK_F32, 0},
     {"argmax", "fast_argmax_f32", "f32", F_FAST, {-1, -1, -1}, CRK_U32, 0},
     {"rope", "rope_bf16", "bf16", F_ROPE, {-1, -1, -1}, CRK_BF16, 0},
     {"rope", "rope_f32", "f32", F_ROPE, {-1, -1, -1}, CRK_F32, 0},

@@ -30,13 +30,17 @@ static const idx_case ROPE_TINY[] = {{"1x4x16x32", 4, 16, 32, 1, 0}};
 #define ROPE_BASE 10000.0
 
 static int is_argmax(const op_def *op) { return op->out_dt == CRK_U32; }
+/* sum0, max0: fast_* over dim 0 (a leading-dim reduction: column sums) */
+static int over_first(const op_def *op) { return op->family == F_FAST && op->op[strlen(op->op) - 1] == '0'; }
 static crk_dtype in_dt(const op_def *op) { return strcmp(op->dtype, "bf16") ? CRK_F32 : CRK_BF16; }
 static size_t elems(const op_def *op, const idx_case *c) {
     return ROWS(c) * COLS(c) * (op->family == F_ROPE ? HEAD_D(c) : 1);
 }
 /* Elements a row of the check spans: rope's rows are (b, h, t) of d. */
 static size_t row_len(const op_def *op, const idx_case *c) { return op->family == F_ROPE ? HEAD_D(c) : COLS(c); }
-static size_t out_elems(const op_def *op, const idx_case *c) { return op->family == F_FAST ? ROWS(c) : elems(op, c); }
+static size_t out_elems(const op_def *op, const idx_case *c) {
+    return op->family == F_FAST ? (over_first(op) ? COLS(c) : ROWS(c)) : elems(op, c);
+}
 
 const idx_case *reduce_cases(const op_def *op, int tiny, size_t *count) {
 #define PICK(F, T) return *count = tiny ? N_OF(T) : N_OF(F), tiny ? T : F
@@ -69,8 +73,9 @@ void reduce_describe(const op_def *op, const idx_case *c, char *buf, size_t cap)
         return;
     }
     const int fast = op->family == F_FAST;
-    snprintf(buf, cap, "x (%zu, %zu) %s -> (%zu%s%.0zu) %s, over dim 1%s", ROWS(c), COLS(c), op->dtype, ROWS(c),
-             fast ? "" : ", ", fast ? (size_t)0 : COLS(c), is_argmax(op) ? "u32" : op->dtype,
+    snprintf(buf, cap, "x (%zu, %zu) %s -> (%zu%s%.0zu) %s, over dim %d%s", ROWS(c), COLS(c), op->dtype,
+             over_first(op) ? COLS(c) : ROWS(c), fast ? "" : ", ", fast ? (size_t)0 : COLS(c),
+             is_argmax(op) ? "u32" : op->dtype, over_first(op) ? 0 : 1,
              op->family == F_NORM ? (strstr(op->kernel, "layer") ? ", alpha, beta (cols)" : ", alpha (cols)") : "");
 }
 
@@ -148,13 +153,16 @@ static int candle_launch(const bench_state *S, const op_def *op, const idx_case 
         P->block[0] = cols < 1024 ? 32 : 1024;
         sc[0] = (double)cols, sc[1] = P->block[0], sc[2] = NORM_EPS;
         return 3;
-    case F_FAST: { /* info = [dims, strides], uploaded once as Candle does per call */
-        while (P->block[0] < cols && P->block[0] < 1024) P->block[0] *= 2;
-        const size_t info[4] = {rows, cols, cols, 1};
+    case F_FAST: { /* info = [dims, strides] reordered (kept, reduced), uploaded once as Candle does per call */
+        const int first = over_first(op);
+        const size_t e = first ? rows : cols;
+        while (P->block[0] < e && P->block[0] < 1024) P->block[0] *= 2;
+        const size_t info[4] = {first ? cols : rows, e, first ? 1 : cols, first ? cols : 1};
+        P->grid[0] = (unsigned)(first ? cols : rows);
         if (crk_malloc(S->ctx, &P->info_dev, sizeof info) != CRK_OK ||
             crk_memcpy_htod(S->ctx, P->info_dev, info, sizeof info) != CRK_OK)
             return gpu_err("info buffer");
-        sc[0] = (double)cols;
+        sc[0] = (double)e;
         return 1;
     }
     default: /* rope: for_num_elems(el / 2), not batched (stride_b 0) */
@@ -198,14 +206,14 @@ crk_status reduce_launch_crk(const bench_state *S, const bench_prep *P, int set)
     const raw_call *c = &P->call[set];
     const idx_case *ic = P->ic;
     const char *k = P->op->kernel;
-    static const size_t last[1] = {1};
+    static const size_t last[1] = {1}, first[1] = {0};
     switch (P->op->family) {
     case F_SOFTMAX: return crk_softmax(S->ctx, NULL, k, c->in[0], c->out, ROWS(ic), COLS(ic));
     case F_NORM:
         if (strstr(k, "layer"))
             return crk_layernorm(S->ctx, NULL, k, c->in[0], c->out, c->in[1], c->in[2], ROWS(ic), COLS(ic), NORM_EPS);
         return crk_rmsnorm(S->ctx, NULL, k, c->in[0], c->out, c->in[1], ROWS(ic), COLS(ic), NORM_EPS);
-    case F_FAST: return crk_reduce(S->ctx, NULL, k, &P->in_l[0], c->in[0], last, 1, c->out);
+    case F_FAST: return crk_reduce(S->ctx, NULL, k, &P->in_l[0], c->in[0], over_first(P->op) ? first : last, 1, c->out);
     default: return crk_rope(S->ctx, NULL, k, c->in[0], c->in[1], c->in[2], c->out, 1, ROWS(ic), COLS(ic), HEAD_D(ic), 0);
     }
 }
@@ -251,8 +259,7 @@ static int check_row_map(const bench_prep *P, size_t r, const float *x, const vo
 /* Row r of fast_*: sum within a tolerance of Σ|x| (bf16 accumulates in
  * bf16, as Candle's), max exact, argmax: a position of the maximum (f32
  * values are distinct in a row, so the position is exact). */
-static int check_row_fast(const bench_prep *P, size_t r, const float *x, const void *y, const char *who) {
-    const size_t n = COLS(P->ic);
+static int check_row_fast(const bench_prep *P, size_t r, const float *x, size_t n, const void *y, const char *who) {
     double sum = 0, abs_sum = 0, max = -INFINITY;
     for (size_t k = 0; k < n; k++) sum += x[k], abs_sum += fabs(x[k]), max = x[k] > max ? x[k] : max;
     if (is_argmax(P->op)) {
@@ -281,9 +288,30 @@ static int check_row_rope(const bench_prep *P, size_t r, const float *x, const v
     return 0;
 }
 
+/* sum0/max0: four columns of set 0 (first, last, middle, random), each
+ * checked as check_row_fast checks a row. */
+static int check_cols_fast(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who) {
+    const size_t rows = ROWS(P->ic), cols = COLS(P->ic);
+    const size_t pick[4] = {0, cols - 1, cols / 2, bench_rand(rng) % cols};
+    float *x = malloc(rows * sizeof *x), y;
+    int bad = 0;
+    if (!x) return printf("ERROR: out of host memory\n"), -1;
+    for (int i = 0; i < 4 && !bad; i++) {
+        if (crk_memcpy_dtoh(S->ctx, &y, (const float *)S->out[0] + pick[i], sizeof y) != CRK_OK) {
+            bad = gpu_err("dtoh");
+            break;
+        }
+        for (size_t r = 0; r < rows; r++) x[r] = x_value(r, pick[i], cols, 0);
+        bad = check_row_fast(P, pick[i], x, rows, &y, who);
+    }
+    free(x);
+    return bad;
+}
+
 /* Four rows of set 0: first, last, middle, random. 0 right, 1 wrong, -1 GPU error. */
 int reduce_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who) {
     const op_def *op = P->op;
+    if (over_first(op)) return check_cols_fast(S, P, rng, who);
     const size_t len = row_len(op, P->ic), rows = elems(op, P->ic) / len;
     const size_t out_len = op->family == F_FAST ? 1 : len, os = crk_dtype_size(op->out_dt);
     const size_t pick[4] = {0, rows - 1, rows / 2, bench_rand(rng) % rows};
@@ -298,7 +326,7 @@ int reduce_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const
             break;
         }
         for (size_t k = 0; k < len; k++) x[k] = stored(in_dt(op), x_value(r, k, len, 0));
-        bad = op->family == F_FAST   ? check_row_fast(P, r, x, y, who)
+        bad = op->family == F_FAST   ? check_row_fast(P, r, x, len, y, who)
               : op->family == F_ROPE ? check_row_rope(P, r, x, y, who)
                                      : check_row_map(P, r, x, y, who);
     }

@@ -95,7 +95,8 @@ REDUCE_OPS = [
     ("softmax", "softmax_f32", "f32", "softmax"), ("softmax", "softmax_bf16", "bf16", "softmax"),
     ("rmsnorm", "rmsnorm_bf16", "bf16", "rmsnorm"), ("rmsnorm", "rmsnorm_f32", "f32", "rmsnorm"),
     ("layernorm", "layernorm_bf16", "bf16", "layernorm"), ("sum", "fast_sum_f32", "f32", "sum"),
-    ("max", "fast_max_f32", "f32", "max"), ("argmax", "fast_argmax_f32", "f32", "argmax"),
+    ("max", "fast_max_f32", "f32", "max"), ("sum0", "fast_sum_f32", "f32", "sum0"),
+    ("max0", "fast_max_f32", "f32", "max0"), ("argmax", "fast_argmax_f32", "f32", "argmax"),
     ("rope", "rope_bf16", "bf16", "rope"), ("rope", "rope_f32", "f32", "rope"),
 ]
 REDUCE_CASES = {
@@ -422,7 +423,7 @@ def main():
                 d = case[3] if family == "rope" else 1
                 ts = ISZ[t]
                 el = R * C * d
-                out_el = R if family in ("sum", "max", "argmax") else el
+                out_el = R if family in ("sum", "max", "argmax") else C if family in ("sum0", "max0") else el
                 out_sz = 4 if family == "argmax" else ts
                 nbytes = el * ts + out_el * out_sz
                 if family in ("rmsnorm", "layernorm"):
@@ -434,6 +435,8 @@ def main():
                 xs = [make(t, shape) for _ in range(sets)]
                 if family in ("sum", "max"):
                     ys = [torch.empty((R,), device=dev, dtype=DT[t]) for _ in range(sets)]
+                elif family in ("sum0", "max0"):
+                    ys = [torch.empty((C,), device=dev, dtype=DT[t]) for _ in range(sets)]
                 elif family == "argmax":
                     ys = [torch.empty((R,), device=dev, dtype=torch.int64) for _ in range(sets)]
                 elif family == "softmax":
@@ -449,10 +452,11 @@ def main():
                     aux = (make(t, (C,)), make(t, (C,)))
                     fns = [(lambda x=x: F.layer_norm(x, (C,), aux[0], aux[1], 1e-5)) for x in xs]
                     what = "F.layer_norm(x, (C,), alpha, beta, 1e-5) (allocates)"
-                elif family in ("sum", "max", "argmax"):
-                    f = {"sum": torch.sum, "max": torch.amax, "argmax": torch.argmax}[family]
-                    fns = [(lambda x=x, y=y: f(x, -1, out=y)) for x, y in zip(xs, ys)]
-                    what = f"torch.{f.__name__}(x, -1, out=)"
+                elif family in ("sum", "max", "argmax", "sum0", "max0"):
+                    f = {"sum": torch.sum, "max": torch.amax, "argmax": torch.argmax}[family.rstrip("0")]
+                    dim = 0 if family.endswith("0") else -1
+                    fns = [(lambda x=x, y=y: f(x, dim, out=y)) for x, y in zip(xs, ys)]
+                    what = f"torch.{f.__name__}(x, {dim}, out=)"
                 else:
                     h = d // 2
                     aux = (make(t, (C, h)).cos(), make(t, (C, h)).sin())

@@ -22,11 +22,11 @@ static gen_kernel *push(klist *l) {
     return k;
 }
 
-/* prefix + op + "_<dt>" per axis; fp8 spelled `f8` (Candle's "f8e4m3" or
- * an upstream spelling). */
+/* prefix + op + "_<dt>" per axis (libcrk's own "crk_" ops spell their
+ * whole name); fp8 spelled `f8` (Candle's "f8e4m3" or an upstream spelling). */
 static void make_name(char *buf, size_t n, const gen_family *F, const gen_op *op, const int8_t *dt,
                       const char *f8) {
-    size_t len = (size_t)snprintf(buf, n, "%s%s", F->prefix, op->op);
+    size_t len = (size_t)snprintf(buf, n, "%s%s", strncmp(op->op, "crk_", 4) ? F->prefix : "", op->op);
     for (int a = 0; a < F->naxes && len < n; a++)
         len += (size_t)snprintf(buf + len, n - len, "_%s", dt[a] == CRK_F8E4M3 ? f8 : GEN_DTYPES[dt[a]].name);
     if (len >= n) { fprintf(stderr, "crk-gen: kernel name '%s...' too long\n", buf); exit(1); }

@@ -116,6 +116,9 @@ static const gen_op CMP_OPS[] = {
 static const gen_op REDUCE_OPS[] = {
     B("sum", "RedSum"), B("min", "RedMin"), B("max", "RedMax"),
     {"argmin", "crk::RedArgMin", SIG_FAST_ARG, 0, NULL}, {"argmax", "crk::RedArgMax", SIG_FAST_ARG, 0, NULL},
+    /* libcrk's: reductions over a middle dim of a contiguous (B, E, C) view (kernels/reduce.h) */
+    B("crk_fast_sum_cols", "Cols<crk::RedSum>"), B("crk_fast_min_cols", "Cols<crk::RedMin>"),
+    B("crk_fast_max_cols", "Cols<crk::RedMax>"),
 };
 static const gen_op SUM_OPS[] = {{"sum", "crk::atomic_sum", NULL, 0, NULL}};
 /* Families without a shared body: each op's functor is its device function. */
@@ -170,7 +173,7 @@ static int up_all(const gen_op *op, const int8_t *dt) { (void)op, (void)dt; retu
 /* Families with ops of our own (crk_*): upstream has the others. */
 static int up_not_ours(const gen_op *op, const int8_t *dt) { (void)dt; return strncmp(op->op, "crk_", 4) != 0; }
 /* binary, cmp, fill, const_set, copy2d: the 8 dtypes without i16/i32. */
-static int up_no_i16_i32(const gen_op *op, const int8_t *dt) { (void)op; return not_i16_i32(dt[0]); }
+static int up_no_i16_i32(const gen_op *op, const int8_t *dt) { return up_not_ours(op, dt) && not_i16_i32(dt[0]); }
 /* sum_*: bf16 f16 f32 f64 u32 (ours: every reduction dtype). */
 static int up_sum(const gen_op *op, const int8_t *dt) {
     (void)op;

@@ -286,7 +286,10 @@ crk_status crk_copy2d(crk_ctx *ctx, crk_stream s, const char *name, const void *
  * power of two >= min(1024, reduced count) lanes), with a thread taking 4
  * of Candle's lanes (2 for 8-byte values; argmin/argmax: 1) where that
  * leaves at least 32 threads: 16-bit sums and argmin/argmax ties come out
- * as Candle's, bit for bit. An empty min/max/arg*
+ * as Candle's, bit for bit. sum/min/max over consecutive ascending dims of
+ * a contiguous view with dims kept after them (a leading or middle dim)
+ * run libcrk's crk_fast_<op>_cols_<dt>: Candle's lanes and tree
+ * with reads along rows (coalesced), the same result. An empty min/max/arg*
  * is CRK_E_INVALID (Candle: EmptyTensor); an empty sum writes zeros. */
 crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       const size_t *sum_dims, size_t n_sum_dims, void *dst);

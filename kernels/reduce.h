@@ -13,7 +13,8 @@
  * first; a power-of-two block, Candle's, is unchanged by it), 64-bit
  * offsets, and a NULL info read as contiguous [dst_el, E]. A block of
  * 1/R of Candle's (Lanes: R = 4 or 2; at least 32 threads) runs Candle's
- * lanes, R a thread, and gives Candle's result: libcrk launches so. */
+ * lanes, R consecutive ones a thread (one R-wide load a step), and gives
+ * Candle's result: libcrk launches so. */
 #ifndef CRK_REDUCE_H
 #define CRK_REDUCE_H
 #include "elementwise.h"
@@ -110,87 +111,120 @@ CRK_DEV unsigned candle_block(size_t E) {
 
 /* Candle's lanes a thread: a block of at least 32 threads and 1/R of
  * Candle's block (sum, min, max: R = 4 for values up to 4 bytes, 2 for
- * 8-byte ones) takes R of its lanes (thread t: lanes t, t + n, ...), so
+ * 8-byte ones) takes R of its lanes (thread t: lanes R·t .. R·t + R - 1), so
  * libcrk's smaller blocks give Candle's result bit for bit; any other
  * block is its own lanes. One R a kernel, none for argmin/argmax: more
  * variants spilled SGPRs on gfx9. */
 template <class A> struct Lanes { static constexpr int value = sizeof(A) <= 4 ? 4 : 2; };
 CRK_DEV bool takes_lanes(size_t E, unsigned n, unsigned R) { return n >= 32 && candle_block(E) == R * n; }
 
-/* Loads in flight a thread on the contiguous path: 4 (R lanes of 4 / R
- * steps); on AMD one step for gfx9 and for argmin/argmax of 8-byte values
- * (unrolled, those kernels spilled scalar registers: crk verify). */
-template <int R, bool Arg = false, class A = float> struct FlatUnroll {
-#if CRK_AMD
-#if defined(__GFX9__)
+/* Steps of the contiguous loop unrolled (loads in flight a thread: R
+ * lanes' elements in one access a step); on AMD one step for gfx9 and for
+ * argmin/argmax of 8-byte values (unrolled, those kernels spilled scalar
+ * registers: crk verify). */
+template <bool Arg = false, class A = float> struct FlatUnroll {
+#if CRK_AMD && defined(__GFX9__)
     static constexpr int value = 1;
+#elif CRK_AMD
+    static constexpr int value = Arg && sizeof(A) > 4 ? 1 : 4;
 #else
-    static constexpr int value = Arg && sizeof(A) > 4 ? 1 : 4 / R;
-#endif
-#else
-    static constexpr int value = 4 / R;
+    static constexpr int value = 4;
 #endif
 };
 
-/* Lane t + n·r (r < R) of the vn = n·R lanes folds the elements
- * first + n·r, + vn, ... below end, in order: f(r, i, x). Counted loops
- * (unrolled: several loads in flight), through the info buffer's layout
- * unless it is contiguous (then the logical index is the offset). */
+/* Lane R·t + r of the P = n·R lanes (thread t holds R consecutive lanes;
+ * first = the block's start + R·t) folds the elements first + r, + P, ...
+ * below end, in order: f(r, i, x). Counted loops (unrolled: several loads
+ * in flight). Contiguous views (the logical index is the offset) whose
+ * lanes start R-aligned (`packed`) load a thread's R elements as one
+ * access; other views go through the info buffer's layout. */
 template <int R, int Unroll, class T, class F>
-CRK_DEV void for_lane_elements(size_t numel, size_t first, size_t end, unsigned n, bool flat, size_t nd,
-                               const size_t *info, const T *src, F f) {
-    const size_t vn = (size_t)n * R, count = first < end ? div_fit(end - first + vn - 1, vn) : 0;
+CRK_DEV void for_lane_elements(size_t numel, size_t first, size_t end, unsigned n, bool flat, bool packed,
+                               size_t nd, const size_t *info, const T *src, F f) {
+    const size_t P = (size_t)n * R, count = first < end ? div_fit(end - first + P - 1, P) : 0;
     if (flat) {
 #pragma unroll Unroll
-        for (size_t k = 0, i0 = first; k < count; ++k, i0 += vn)
+        for (size_t k = 0, i0 = first; k < count; ++k, i0 += P) {
+            if (R == 1 || (packed && i0 + R <= end)) { /* R == 1: i0 < end by the count */
+                const Pack<T, R> p = load_pack<T, R>(src + i0);
 #pragma unroll
-            for (int r = 0; r < R; ++r) {
-                const size_t i = i0 + (size_t)n * r;
-                if (R == 1 || i < end) f(r, i, src[i]);
+                for (int r = 0; r < R; ++r) f(r, i0 + r, p.v[r]);
+            } else {
+#pragma unroll
+                for (int r = 0; r < R; ++r)
+                    if (i0 + r < end) f(r, i0 + r, src[i0 + r]);
             }
+        }
     } else { /* a lane at a time: one decode's registers live (more spilled on NVIDIA) */
 #pragma unroll
         for (int r = 0; r < R; ++r)
 #pragma unroll 1
-            for (size_t i = first + (size_t)n * r; i < end; i += vn) f(r, i, src[reduce_offset(numel, i, nd, info)]);
+            for (size_t i = first + r; i < end; i += P) f(r, i, src[reduce_offset(numel, i, nd, info)]);
     }
 }
 
-/* The virtual tree's steps s >= n, inside a thread: lane r takes r + s/n. */
-template <int R, class V, class Step> CRK_DEV V fold_lanes(V *v, Step step) {
+/* A thread's R lanes cross lanes together (the tree's steps s >= R). */
+template <class A, int R> CRK_DEV Pack<A, R> xor32(Pack<A, R> p, int s) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) p.v[r] = shfl_xor_bits<32>(p.v[r], s);
+    return p;
+}
+
+/* The tree's steps s < R, inside a thread: lane r takes r + s. */
+template <int R, class A, class Step> CRK_DEV A fold_lanes(Pack<A, R> v, Step step) {
 #pragma unroll
     for (int h = R / 2; h >= 1; h /= 2)
 #pragma unroll
-        for (int r = 0; r < h; ++r) v[r] = step(v[r], v[r + h]);
-    return v[0];
+        for (int r = 0; r < h; ++r) v.v[r] = step(v.v[r], v.v[r + h]);
+    return v.v[0];
+}
+
+/* The same over the first q lanes only (q = 1, 2, 4 or R), with constant
+ * indices (a runtime count put the array in scratch memory). */
+template <int R, class A, class Step> CRK_DEV A fold_lanes_n(Pack<A, R> v, unsigned q, Step step) {
+    Pack<A, 4> f4;
+    Pack<A, 2> f2;
+#pragma unroll
+    for (int r = 0; r < 4 && r < R; ++r) f4.v[r] = v.v[r];
+#pragma unroll
+    for (int r = 0; r < 2 && r < R; ++r) f2.v[r] = v.v[r];
+    return q >= (unsigned)R ? fold_lanes<R>(v, step) : q == 4 ? fold_lanes<4>(f4, step) : q == 2 ? fold_lanes<2>(f2, step) : v.v[0];
 }
 
 template <int R, class Op, class T>
 CRK_DEV void fast_values_lanes(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst,
-                               typename Arith<T>::A *shr) {
+                               Pack<typename Arith<T>::A, R> *shr) {
     using A = typename Arith<T>::A;
+    using V = Pack<A, R>;
     const unsigned t = threadIdx.x, n = blockDim.x;
     const size_t n_out = E ? div_fit(numel, E) : gridDim.x; /* E = 0: numel = 0, one init per block */
-    const bool flat = all_contiguous<1>(nd, info);
+    const bool flat = all_contiguous<1>(nd, info), packed = E % R == 0 && aligned_for<T, R>(src);
     const auto step = [](A a, A c) { return Op::fold(a, c); };
-    for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
-        A acc[R];
+    /* steps s >= R: thread t takes t + s/R, lane by lane */
+    const auto vstep = [](V a, const V &c) {
 #pragma unroll
-        for (int r = 0; r < R; ++r) acc[r] = Op::template init<A>();
+        for (int r = 0; r < R; ++r) a.v[r] = Op::fold(a.v[r], c.v[r]);
+        return a;
+    };
+    for (size_t b = blockIdx.x; b < n_out; b += gridDim.x) {
+        V acc;
+#pragma unroll
+        for (int r = 0; r < R; ++r) acc.v[r] = Op::template init<A>();
         const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for_lane_elements<R, FlatUnroll<R>::value>(numel, b * E + t, end, n, flat, nd, info, src,
-                                                   [&](int r, size_t, T x) { acc[r] = Op::fold(acc[r], Arith<T>::in(x)); });
-        const A v = halving_tree(fold_lanes<R>(acc, step), t, n, shr, step);
-        if (t == 0) dst[b] = Arith<T>::out(v);
+        for_lane_elements<R, FlatUnroll<>::value>(numel, b * E + (size_t)R * t, end, n, flat, packed, nd, info, src,
+                                                  [&](int r, size_t, T x) { acc.v[r] = Op::fold(acc.v[r], Arith<T>::in(x)); });
+        const V v = halving_tree(acc, t, n, shr, vstep);
+        if (t == 0) dst[b] = Arith<T>::out(fold_lanes<R>(v, step));
     }
 }
 
 template <class Op, class T>
 CRK_DEV void fast_reduce_values(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst) {
-    __shared__ typename Arith<T>::A shr[1024];
+    using A = typename Arith<T>::A;
     constexpr int R = Lanes<T>::value;
+    __shared__ Pack<A, R> shr[1024 / R];
     if (takes_lanes(E, blockDim.x, R)) return fast_values_lanes<R, Op>(numel, E, nd, info, src, dst, shr);
-    fast_values_lanes<1, Op>(numel, E, nd, info, src, dst, shr);
+    fast_values_lanes<1, Op>(numel, E, nd, info, src, dst, reinterpret_cast<Pack<A, 1> *>(shr));
 }
 
 /* argmin/argmax's index: i modulo the last reordered dim; when that is
@@ -216,13 +250,68 @@ CRK_DEV void fast_reduce_index(size_t numel, size_t E, size_t nd, const size_t *
         P m = {Op::template init<A>(), 0xFFFFFFFFu};
         bool set = false;
         const size_t end = (b + 1) * E < numel ? (b + 1) * E : numel;
-        for_lane_elements<1, FlatUnroll<1, true, A>::value>(numel, b * E + t, end, n, flat, nd, info, src,
+        for_lane_elements<1, FlatUnroll<true, A>::value>(numel, b * E + t, end, n, flat, true, nd, info, src,
                                                             [&](int, size_t i, T x) {
             const A a = Arith<T>::in(x);
             if (!set || Op::better(a, m.v)) m.v = a, m.at = position(i, b * E, last, E, narrow), set = true;
         });
         m = halving_tree(m, t, n, shr, step);
         if (t == 0) dst[b] = m.at;
+    }
+}
+
+/* libcrk's crk_fast_<op>_cols_<dt> (sum, min, max): the reduction over the
+ * middle dim of a contiguous (B, E, C) tensor, info = {B, E, C} (num_dims
+ * 3, E = el_to_sum_per_block): dst[b·C + c] folds src[(b·E + e)·C + c]
+ * over e in Candle's order for E elements an output (lane l of P =
+ * candle_block(E) folds e = l, l + P, ...; then the halving tree), so the
+ * result is fast_<op>_<dt>'s bit for bit, with coalesced reads.
+ * A block takes W = min(blockDim.x, 32) adjacent columns at a time (a warp
+ * reads runs of a row: coalesced) and Y = blockDim.y·blockDim.z threads a
+ * column. Thread y folds Q lanes at once, g, g + G, ... (G = P/Q: the
+ * tree's steps s >= G inside the thread, Q loads in flight), for groups
+ * g = y, y + Y, ...; a column's G group values meet in shared memory for
+ * the tree's last steps. Any grid and block. */
+template <class Op, class T>
+CRK_DEV void fast_reduce_cols(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst) {
+    using A = typename Arith<T>::A;
+    constexpr int Q = 8; /* G <= 128 groups: 128·32 values of shared memory (32 KiB for 8-byte ones) */
+    __shared__ A sh[(1024 / Q) * 32];
+    (void)numel;
+    if (nd < 3 || !info) return;
+    const size_t B = info[0], C = info[2];
+    const unsigned P = candle_block(E), Qe = P < (unsigned)Q ? P : (unsigned)Q, G = P / Qe;
+    const unsigned W = blockDim.x < 32 ? blockDim.x : 32, x = threadIdx.x;
+    const unsigned Y = blockDim.y * blockDim.z, y = threadIdx.y + blockDim.y * threadIdx.z;
+    const unsigned tid = threadIdx.x + blockDim.x * y, n = blockDim.x * Y;
+    const size_t windows = (C + W - 1) / W, steps = div_fit(E + P - 1, P);
+    const auto step = [](A a, A c) { return Op::fold(a, c); };
+    for (size_t job = blockIdx.x; job < B * windows; job += gridDim.x) {
+        const size_t b = job / windows, c = (job - b * windows) * W + x;
+        if (x < W) {
+            const T *col = src + b * E * C + c;
+            for (unsigned g = y; g < G; g += Y) {
+                Pack<A, Q> acc;
+#pragma unroll
+                for (int m = 0; m < Q; ++m) acc.v[m] = Op::template init<A>();
+#pragma unroll 1 /* Q loads in flight; unroll 2 was slower (sum over dim 0 of 8192x4096 f32, H100: 54% -> 44% of copy) */
+                for (size_t k = 0, e0 = g; c < C && k < steps; ++k, e0 += P)
+#pragma unroll
+                    for (int m = 0; m < Q; ++m) {
+                        const size_t e = e0 + (size_t)m * G;
+                        if (m < (int)Qe && e < E) acc.v[m] = Op::fold(acc.v[m], Arith<T>::in(col[e * C]));
+                    }
+                sh[g * W + x] = fold_lanes_n(acc, Qe, step);
+            }
+        }
+        for (unsigned s = G / 2; s > 0; s >>= 1) {
+            block_barrier();
+            for (unsigned i = tid; i < s * W; i += n) sh[i] = step(sh[i], sh[i + s * W]);
+        }
+        block_barrier();
+        const size_t c0 = (job - b * windows) * W;
+        if (tid < W && c0 + tid < C) dst[b * C + c0 + tid] = Arith<T>::out(sh[tid]);
+        block_barrier(); /* sh[] is read before the next window reuses it */
     }
 }
 
@@ -237,6 +326,15 @@ template <class Op> struct FastReduce<Op, true> {
     template <class T>
     static CRK_DEV void run(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, uint32_t *dst) {
         fast_reduce_index<Op>(numel, E, nd, info, src, dst);
+    }
+};
+
+/* crk_fast_<op>_cols_<dt>: the functor Cols<Op> picks the column body. */
+template <class Op> struct Cols {};
+template <class Op> struct FastReduce<Cols<Op>, false> {
+    template <class T>
+    static CRK_DEV void run(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst) {
+        fast_reduce_cols<Op>(numel, E, nd, info, src, dst);
     }
 };
 

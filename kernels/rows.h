@@ -112,29 +112,70 @@ template <class S> CRK_DEV H<S> narrow_inv(float inv, H<S>) { return H<S>::make(
 
 /* softmax over row blockIdx.x, the block's threads over its chunks.
  * Candle's passes: max in T (maxg), exp(x - max) in T summed in the
- * accumulator, dst = e * T(1/sum). The exps of the last pass are
- * recomputed, bit for bit the ones summed. */
+ * accumulator, dst = e * T(1/sum). Rows of at most Held chunks a thread
+ * keep their chunks and exps in registers (one read, one exp an element);
+ * longer ones read the row three times and recompute the exps of the last
+ * pass, bit for bit the ones summed. Either way a thread visits its chunks
+ * in the same order, so both round alike. */
 template <int V, class T> CRK_DEV void softmax_rows(const T *src, T *dst, int n_cols) {
     using A = typename Arith<T>::A;
     using C = typename Acc<A>::T;
     using R = RowChunks<T, V>;
+    constexpr int Held = V == 1 ? 0 : 2; /* libcrk's blocks: about two chunks a thread */
     __shared__ A slots_max[32];
     __shared__ C slots_sum[32];
     const R r(src, dst, blockIdx.x, n_cols, block_tid(), block_threads());
+    const auto fold_max = [](A a, A b) { return m::maxg(a, b); };
+    const auto fold_sum = [](C a, C b) { return a + b; };
     A mx = Lim<A>::lowest();
+    C sum = 0;
+    if (Held && r.chunks <= (unsigned)Held * r.threads) { /* block-uniform */
+        Pack<T, V> p[Held ? Held : 1];
+        Pack<A, V> e[Held ? Held : 1];
+#pragma unroll
+        for (int k = 0; k < Held; ++k) {
+            const unsigned q = r.tid + k * r.threads;
+            if (q < r.chunks) {
+                p[k] = r.load(r.x, q);
+#pragma unroll
+                for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(p[k].v[j]));
+            }
+        }
+        mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
+#pragma unroll
+        for (int k = 0; k < Held; ++k)
+            if (r.tid + k * r.threads < r.chunks)
+#pragma unroll
+                for (int j = 0; j < V; ++j) {
+                    e[k].v[j] = m::exp(Arith<T>::in(p[k].v[j]) - mx);
+                    sum += widen(e[k].v[j]);
+                }
+        sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum);
+        const A inv = narrow_inv((C)1 / sum, mx);
+#pragma unroll
+        for (int k = 0; k < Held; ++k) {
+            const unsigned q = r.tid + k * r.threads;
+            if (q < r.chunks) {
+                Pack<T, V> o;
+#pragma unroll
+                for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(e[k].v[j] * inv);
+                r.store(q, o);
+            }
+        }
+        return;
+    }
     r.template each_chunk<R::unroll>([&](unsigned q) {
         const Pack<T, V> p = r.load(r.x, q);
 #pragma unroll
         for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(p.v[j]));
     });
-    mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, [](A a, A b) { return m::maxg(a, b); });
-    C sum = 0;
+    mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
     r.template each_chunk<R::exp_unroll>([&](unsigned q) {
         const Pack<T, V> p = r.load(r.x, q);
 #pragma unroll
         for (int j = 0; j < V; ++j) sum += widen(m::exp(Arith<T>::in(p.v[j]) - mx));
     });
-    sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, [](C a, C b) { return a + b; });
+    sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum);
     const A inv = narrow_inv((C)1 / sum, mx);
     r.template each_chunk<R::exp_unroll>([&](unsigned q) {
         const Pack<T, V> p = r.load(r.x, q);

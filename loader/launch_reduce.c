@@ -19,11 +19,53 @@ static unsigned reduce_block(size_t e) {
     return b;
 }
 
+/* 1 if l is contiguous and sum_dims are consecutive ascending dims
+ * d0 .. d0 + m - 1: the view is (B, E, C) with B = the dims before, C =
+ * the dims after. */
+static int middle_run(const crk_layout *l, const size_t *sum_dims, size_t n, size_t *B, size_t *C) {
+    if (!n || !crk_layout_is_contiguous(l)) return 0;
+    for (size_t j = 1; j < n; j++)
+        if (sum_dims[j] != sum_dims[0] + j) return 0;
+    *B = *C = 1;
+    for (size_t d = 0; d < sum_dims[0]; d++) *B *= l->dims[d];
+    for (size_t d = sum_dims[0] + n; d < l->rank; d++) *C *= l->dims[d];
+    return 1;
+}
+
+/* libcrk's crk_fast_<op>_cols_<dt> beside fast_<op>_<dt> (the registry
+ * has one for every sum/min/max). */
+static const crk_kernel_info *cols_kernel(const crk_kernel_info *ki) {
+    char name[64];
+    snprintf(name, sizeof name, "crk_fast_%s_cols_%s", ki->op, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
+    return crk_kernel_find(name);
+}
+
+/* The column kernel over (B, E, C) (kernels/reduce.h): W adjacent columns
+ * a block (a warp reads runs of rows), Y threads a column (at most the
+ * G = P/Q lane groups of Candle's P lanes, Q = 8 a thread), a block per
+ * W columns of each of the B. */
+static crk_status launch_cols(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ck, arg_pack *a, size_t B,
+                              size_t e, size_t C) {
+    const unsigned q = 8, p = reduce_block(e);
+    const unsigned g = p > q ? p / q : 1;
+    unsigned w = 1;
+    while (w < 32 && w < C) w *= 2;
+    unsigned y = g < 1024 / w ? g : 1024 / w;
+    if (y > 32) y = 32;
+    const size_t jobs = B * ((C + w - 1) / w), info[6] = {B, e, C, e * C, C, 1};
+    const unsigned grid[3] = {(unsigned)(jobs < MAX_GRID ? jobs : MAX_GRID), 1, 1}, block[3] = {w, y, 1};
+    a->num_dims = 3;
+    return crk_launch_shaped(ctx, s, ck, info, 6, a, grid, block);
+}
+
 crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       const size_t *sum_dims, size_t n_sum_dims, void *dst) {
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_REDUCE, &st);
     if (!ki) return st;
+    if (!strncmp(ki->op, "crk_", 4)) /* crk_fast_<op>_cols_<dt> */
+        return crk_fail(CRK_E_INVALID, "%s is libcrk's own variant: pass fast_%.3s_%s (crk_reduce picks the kernel)",
+                        name, ki->op + 9, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
     arg_pack a = {.out = dst};
     if ((st = crk_check_layout(name, "src", src_l, &a.numel)) != CRK_OK) return st;
     if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK) return st;
@@ -59,6 +101,11 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
                    per = dst_el < 1024 || arg ? 1 : crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)) <= 4 ? 4 : 2;
     const unsigned grid[3] = {(unsigned)(dst_el < MAX_GRID ? dst_el : MAX_GRID), 1, 1},
                    block[3] = {lanes / per >= 32 ? lanes / per : lanes, 1, 1};
+    size_t B, C;
+    if (!arg && e > 0 && middle_run(src_l, sum_dims, n_sum_dims, &B, &C) && C > 1) {
+        const crk_kernel_info *ck = cols_kernel(ki);
+        if (ck) return launch_cols(ctx, s, ck, &a, B, e, C);
+    }
     /* A contiguous reordered layout goes as NULL info (the kernels read it
      * as [dst_el, e]: no per-block layout check); argmin/argmax only with
      * one sum dim, whose extent is then e, the modulus of their index. */

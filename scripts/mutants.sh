@@ -66,6 +66,12 @@ spawn width 'rmsnorm_*' reduce crk_port.h 's/return shfl_xor_w<32>(v, mask);/ret
 spawn lastchunk 'crk_rmsnorm_vec_*' reduce rows.h 's/chunks = cols \/ V;/chunks = cols \/ V - (V > 1);/'
 # reduce: the halving tree without its barrier (threads read partners' slots early)
 spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > last; s >>= 1) {/{n;s/block_barrier();//}'
+# reduce: libcrk's lanes of a thread's packed load folded in reverse (a sum's order is Candle's no more)
+spawn lanepack 'fast_sum_f16' reduce reduce.h 's/for (int r = 0; r < R; ++r) f(r, i0 + r, p.v\[r\]);/for (int r = 0; r < R; ++r) f(R - 1 - r, i0 + r, p.v[r]);/'
+# reduce: the column kernel's tree takes the wrong partner (the next column's value)
+spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], sh\[i + s \* W\]);/sh[i] = step(sh[i], sh[i + s]);/'
+# softmax: a thread's second held chunk is written with its first chunk's exps
+spawn held 'crk_softmax_vec_*' reduce rows.h 's/o.v\[j\] = Arith<T>::out(e\[k\].v\[j\] \* inv);/o.v[j] = Arith<T>::out(e[0].v[j] * inv);/'
 # reduce: argmin takes a later equal value (ties must keep the first)
 spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
 # sum (atomic): a summed dim's removal drops the position after it (outputs misplaced)

@@ -5,8 +5,10 @@
  * columns: row lengths 1, 31, 32, 33, 1023, 1024, 1025, 4096, 32768, 2^20,
  * many short rows, few long ones, rows of ties (argmin/argmax: first index
  * up to 1024 elements, lowest thread beyond), all-NaN rows, NaN/inf inside
- * rows, u8/u32 sums that wrap, empty sums. Every output is compared
- * exactly: the reference simulates Candle's per-thread order and tree. */
+ * rows, u8/u32 sums that wrap, empty sums; layouts of rank > 2 also over
+ * dim 1. libcrk's crk_fast_<op>_cols_<dt> run alone on the row cases
+ * viewed as (B, E, C). Every output is compared exactly: the reference
+ * simulates Candle's per-thread order and tree. */
 #include "suite.h"
 #include <math.h>
 #include <stdio.h>
@@ -45,12 +47,40 @@ static void shape_values(crk_dtype dt, int fill, unsigned char *buf, size_t n, r
     }
 }
 
+/* libcrk's crk_fast_<op>_cols_<dt>: the reduction over the middle dim of
+ * a contiguous (B, E, C) view, info {B, E, C} (kernels/reduce.h). */
+static int is_cols(const crk_kernel_info *ki) { return !strncmp(ki->op, "crk_", 4); }
+
+/* Its launch: Candle's slot gets libcrk's block (W adjacent columns, up to
+ * 32 threads a column: loader/launch_reduce.c), the other an odd block
+ * (5 columns, 3 threads a column) on 2 blocks, so any block and grid is
+ * exercised. */
+static crk_status launch_cols(suite_t *S, const crk_kernel_info *ki, const crk_layout *l, const void *src, size_t e) {
+    crk_layout v;
+    const size_t bec[3] = {l->dims[0], l->dims[1], l->dims[2]};
+    crk_layout_contiguous(&v, 3, bec);
+    const crk_layout *ls[1] = {&v};
+    const void *in[1] = {src};
+    const double sc[1] = {(double)e};
+    unsigned w = 1, y, grid;
+    while (w < 32 && w < bec[2]) w *= 2;
+    const unsigned g = block_for(e) > 8 ? block_for(e) / 8 : 1;
+    y = g < 1024 / w ? g : 1024 / w;
+    if (y > 32) y = 32;
+    grid = (unsigned)(bec[0] * ((bec[2] + w - 1) / w));
+    if (S->shape != SHAPE_CANDLE) w = 5, y = 3, grid = 2;
+    const raw_launch rl = {ls, 1, 1, 0, in, S->dev[1], sc, NULL, grid ? grid : 1, {w, y, 1}, 0};
+    return launch_raw(S, ki, &rl, w * y);
+}
+
 /* Reduces src (layout l over the buffer in host[0], already uploaded to
  * dev[0]) over sum_dims; returns failures. */
 static int reduce_case(suite_t *S, const crk_kernel_info *ki, const char *cname, const crk_layout *l,
                        const size_t *sum_dims, size_t nsum) {
     const crk_dtype dt = (crk_dtype)ki->dtypes[0], odt = output_dtype(ki);
     const size_t sz = crk_dtype_size(dt), osz = crk_dtype_size(odt);
+    char op[8]; /* the fold: crk_fast_<op>_cols folds as fast_<op> */
+    snprintf(op, sizeof op, "%.*s", is_cols(ki) ? 3 : 7, is_cols(ki) ? ki->op + 9 : ki->op);
     /* Candle's FastReduce: kept dims in order, then the reduced dims */
     crk_layout r = *l;
     size_t k = 0, dst_el = 1, src_el = crk_layout_numel(l);
@@ -60,11 +90,11 @@ static int reduce_case(suite_t *S, const crk_kernel_info *ki, const char *cname,
         if (!summed) r.dims[k] = l->dims[d], r.strides[k] = l->strides[d], dst_el *= l->dims[d], k++;
     }
     for (size_t j = 0; j < nsum; j++) r.dims[k] = l->dims[sum_dims[j]], r.strides[k] = l->strides[sum_dims[j]], k++;
-    if (strcmp(ki->op, "sum") && src_el == 0) { /* Candle: EmptyTensor, no launch; libcrk: an error */
-        if (S->shape == SHAPE_CANDLE) return 0;
+    if (strcmp(op, "sum") && src_el == 0) { /* Candle: EmptyTensor, no launch; libcrk: an error */
+        if (S->shape == SHAPE_CANDLE || is_cols(ki)) return 0;
         const crk_status st = crk_reduce(S->ctx, NULL, ki->name, l, S->dev[0], sum_dims, nsum, S->dev[1]);
         if (st == CRK_E_INVALID) return 0;
-        printf("FAIL %s [%s] %s of an empty tensor: %s, want CRK_E_INVALID\n", ki->name, cname, ki->op,
+        printf("FAIL %s [%s] %s of an empty tensor: %s, want CRK_E_INVALID\n", ki->name, cname, op,
                crk_status_name(st));
         return 1;
     }
@@ -74,14 +104,16 @@ static int reduce_case(suite_t *S, const crk_kernel_info *ki, const char *cname,
     unsigned char *got = S->host[1], *want = S->host[2], *vals = S->host[3];
     for (size_t b = 0; b < dst_el; b++) {
         for (size_t i = 0; i < e; i++) memcpy(vals + i * sz, src + offset_of(&r, b * e + i) * sz, sz);
-        ref_fast_reduce(ki->op, dt, vals, e, b * e, r.rank ? r.dims[r.rank - 1] : 0, threads,
+        ref_fast_reduce(op, dt, vals, e, b * e, r.rank ? r.dims[r.rank - 1] : 0, threads,
                         want + b * osz);
     }
     const unsigned char poison = poison_byte(S);
     memset(got, poison, (dst_el + GUARD) * osz);
     if (upload(S, S->dev[1], got, (dst_el + GUARD) * osz)) return gpu_ok(CRK_E_GPU, ki, cname), 1;
     crk_status st;
-    if (S->shape == SHAPE_CANDLE) {
+    if (is_cols(ki)) {
+        st = launch_cols(S, ki, l, (const char *)S->dev[0] + l->start_offset * sz, e);
+    } else if (S->shape == SHAPE_CANDLE) {
         const crk_layout *ls[1] = {&r};
         const void *in[1] = {(const char *)S->dev[0] + l->start_offset * sz};
         const double sc[1] = {(double)e};
@@ -103,10 +135,31 @@ static int source(suite_t *S, const crk_kernel_info *ki, int fill, size_t n, con
     return 0;
 }
 
+/* The column kernel on row case rc: (1, rows, cols) and, rows even,
+ * (2, rows / 2, cols), each over its middle dim. */
+static int run_cols(suite_t *S, const crk_kernel_info *ki, const row_case *rc, size_t c, const char *cname) {
+    int bad = 0;
+    char what[200];
+    for (size_t b = 1; b <= 2; b++) {
+        if (rc->rows % b || (b == 2 && rc->rows < 2)) continue;
+        const size_t dims[3] = {b, rc->rows / b, rc->cols}, mid = 1;
+        crk_layout l;
+        crk_layout_contiguous(&l, 3, dims);
+        l.start_offset = c % 3; /* sliced */
+        if (source(S, ki, rc->fill, l.start_offset + rc->rows * rc->cols, cname)) return 1;
+        snprintf(what, sizeof what, "rows %s as (%zu, %zu, %zu)%s, over the middle dim", rc->name, dims[0], dims[1],
+                 dims[2], S->shape ? ", libcrk's block" : ", 5x3 threads on 2 blocks");
+        bad += reduce_case(S, ki, what, &l, &mid, 1);
+    }
+    return bad;
+}
+
 int run_reduce(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     char cn[160], what[200];
     const char *cname = case_name(S, lc, cn, sizeof cn);
     crk_layout l;
+    const size_t c = (size_t)(lc - CASES);
+    if (is_cols(ki)) return run_cols(S, ki, &ROW_CASES[c], c, cname);
     const size_t span = case_layout(lc, lc->kind, &l);
     int bad = 0;
     if (source(S, ki, FILL_RANDOM, l.start_offset + span, cname)) return 1;
@@ -117,9 +170,13 @@ int run_reduce(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         snprintf(what, sizeof what, "%s, over the first dim", cname);
         bad += reduce_case(S, ki, what, &l, &first, 1);
     }
+    if (l.rank > 2) { /* libcrk: the column kernel when contiguous, with B > 1 */
+        const size_t mid = 1;
+        snprintf(what, sizeof what, "%s, over dim 1", cname);
+        bad += reduce_case(S, ki, what, &l, &mid, 1);
+    }
     snprintf(what, sizeof what, "%s, over every dim", cname);
     bad += reduce_case(S, ki, what, &l, all, l.rank);
-    const size_t c = (size_t)(lc - CASES);
     if (c < N_ROW_CASES) {
         const row_case *rc = &ROW_CASES[c];
         const size_t dims[2] = {rc->rows, rc->cols}, cols = 1, rows = 0;
@@ -138,6 +195,6 @@ int run_reduce(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
 
 /* Every layout case but the in-place ones (reductions write a new tensor). */
 int reduce_applies(const layout_case *lc, const crk_kernel_info *ki) {
-    (void)ki;
+    if (is_cols(ki)) return (size_t)(lc - CASES) < N_ROW_CASES; /* contiguous (B, E, C) views of the row cases */
     return !lc->inplace;
 }
