@@ -66,8 +66,8 @@ spawn width 'rmsnorm_*' reduce crk_port.h 's/return shfl_xor_w<32>(v, mask);/ret
 spawn lastchunk 'crk_rmsnorm_vec_*' reduce rows.h 's/chunks = cols \/ V;/chunks = cols \/ V - (V > 1);/'
 # reduce: the halving tree without its barrier (threads read partners' slots early)
 spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > last; s >>= 1) {/{n;s/block_barrier();//}'
-# reduce: libcrk's lanes of a thread's packed load folded in reverse (a sum's order is Candle's no more)
-spawn lanepack 'fast_sum_f16' reduce reduce.h 's/for (int r = 0; r < R; ++r) f(r, i0 + r, p.v\[r\]);/for (int r = 0; r < R; ++r) f(R - 1 - r, i0 + r, p.v[r]);/'
+# reduce: libcrk's packed load reads the next step's elements (a lane folds the wrong ones)
+spawn lanepack 'fast_sum_f32' reduce reduce.h 's/const Pack<T, R> p = load_pack<T, R>(src + i0);/const Pack<T, R> p = load_pack<T, R>(src + i0 + (k + 1 < count ? P : 0));/'
 # reduce: the column kernel's tree takes the wrong partner (the next column's value)
 spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], sh\[i + s \* W\]);/sh[i] = step(sh[i], sh[i + s]);/'
 # softmax: a thread's second held chunk is written with its first chunk's exps
