@@ -94,10 +94,10 @@ static const gen_param SIG_ASORT_MERGE[] = {P_IN("x", PT_AXIS0), P_IN("src", PT_
                                             P_SIZE("ncols"), P_SIZE("nrows"), P_SIZE("width"), {0}};
 
 /* ------------------------------------------------------------------ ops */
-#define U(op, f) {op, "crk::" f, NULL, 1, NULL}
-#define U1(op, f) {op, "crk::" f, SIG_UNARY1, 1, NULL}
+#define U(op, f) {op, "crk::" f, NULL, 1, NULL, 0}
+#define U1(op, f) {op, "crk::" f, SIG_UNARY1, 1, NULL, 0}
 static const gen_op UNARY_OPS[] = {
-    {"copy", "crk::OpCopy", NULL, 0, "f8_e4m3"},
+    {"copy", "crk::OpCopy", NULL, 0, "f8_e4m3", 0},
     U("neg", "OpNeg"),    U("recip", "OpRecip"),     U("exp", "OpExp"),      U("log", "OpLog"),
     U("sin", "OpSin"),    U("cos", "OpCos"),         U("tanh", "OpTanh"),    U("erf", "OpErf"),
     U("ceil", "OpCeil"),  U("floor", "OpFloor"),     U("round", "OpRound"),  U("normcdf", "OpNormcdf"),
@@ -105,7 +105,7 @@ static const gen_op UNARY_OPS[] = {
     U("gelu_erf", "OpGeluErf"), U("relu", "OpRelu"), U1("elu", "OpElu"),     U("silu", "OpSilu"),
     U1("powf", "OpPowf"), U("sign", "OpSign"),       U("sigmoid", "OpSigmoid"),
 };
-#define B(op, f) {op, "crk::" f, NULL, 0, NULL}
+#define B(op, f) {op, "crk::" f, NULL, 0, NULL, 0}
 static const gen_op BINARY_OPS[] = {
     B("add", "OpAdd"), B("sub", "OpSub"), B("mul", "OpMul"),
     B("div", "OpDiv"), B("maximum", "OpMaximum"), B("minimum", "OpMinimum"),
@@ -114,41 +114,43 @@ static const gen_op CMP_OPS[] = {
     B("eq", "OpEq"), B("ne", "OpNe"), B("lt", "OpLt"), B("le", "OpLe"), B("gt", "OpGt"), B("ge", "OpGe"),
 };
 static const gen_op REDUCE_OPS[] = {
-    B("sum", "RedSum"), B("min", "RedMin"), B("max", "RedMax"),
-    {"argmin", "crk::RedArgMin", SIG_FAST_ARG, 0, NULL}, {"argmax", "crk::RedArgMax", SIG_FAST_ARG, 0, NULL},
+    /* one 1024-thread block an SM: their lanes path spilled at 32 registers (kernels/crk_port.h) */
+    {"sum", "crk::RedSum", NULL, 0, NULL, 1}, {"min", "crk::RedMin", NULL, 0, NULL, 1},
+    {"max", "crk::RedMax", NULL, 0, NULL, 1},
+    {"argmin", "crk::RedArgMin", SIG_FAST_ARG, 0, NULL, 0}, {"argmax", "crk::RedArgMax", SIG_FAST_ARG, 0, NULL, 0},
     /* libcrk's: reductions over a middle dim of a contiguous (B, E, C) view (kernels/reduce.h) */
     B("crk_fast_sum_cols", "Cols<crk::RedSum>"), B("crk_fast_min_cols", "Cols<crk::RedMin>"),
     B("crk_fast_max_cols", "Cols<crk::RedMax>"),
 };
-static const gen_op SUM_OPS[] = {{"sum", "crk::atomic_sum", NULL, 0, NULL}};
+static const gen_op SUM_OPS[] = {{"sum", "crk::atomic_sum", NULL, 0, NULL, 0}};
 /* Families without a shared body: each op's functor is its device function. */
 static const gen_op NORM_OPS[] = {
-    {"rmsnorm", "crk::rmsnorm", SIG_RMSNORM, 0, NULL}, {"layernorm", "crk::layernorm", SIG_LAYERNORM, 0, NULL},
-    {"crk_rmsnorm_vec", "crk::rmsnorm_vec", SIG_RMSNORM, 0, NULL},
-    {"crk_layernorm_vec", "crk::layernorm_vec", SIG_LAYERNORM, 0, NULL},
+    {"rmsnorm", "crk::rmsnorm", SIG_RMSNORM, 0, NULL, 0}, {"layernorm", "crk::layernorm", SIG_LAYERNORM, 0, NULL, 0},
+    {"crk_rmsnorm_vec", "crk::rmsnorm_vec", SIG_RMSNORM, 0, NULL, 0},
+    {"crk_layernorm_vec", "crk::layernorm_vec", SIG_LAYERNORM, 0, NULL, 0},
 };
 static const gen_op ROPE_OPS[] = {
-    {"rope_i", "crk::rope_i", SIG_ROPE_I, 0, NULL}, {"rope", "crk::rope", SIG_ROPE, 0, NULL},
-    {"rope_thd", "crk::rope_thd", SIG_ROPE_THD, 0, NULL},
+    {"rope_i", "crk::rope_i", SIG_ROPE_I, 0, NULL, 0}, {"rope", "crk::rope", SIG_ROPE, 0, NULL, 0},
+    {"rope_thd", "crk::rope_thd", SIG_ROPE_THD, 0, NULL, 0},
 };
 static const gen_op INDEXING_OPS[] = {
-    {"is", "crk::index_select", SIG_IS, 0, NULL},  {"gather", "crk::gather", SIG_GATHER, 0, NULL},
-    {"ia", "crk::index_add", SIG_IA, 0, NULL},     {"s", "crk::scatter", SIG_SCATTER, 0, NULL},
-    {"sa", "crk::scatter_add", SIG_SCATTER, 0, NULL},
+    {"is", "crk::index_select", SIG_IS, 0, NULL, 0},  {"gather", "crk::gather", SIG_GATHER, 0, NULL, 0},
+    {"ia", "crk::index_add", SIG_IA, 0, NULL, 0},     {"s", "crk::scatter", SIG_SCATTER, 0, NULL, 0},
+    {"sa", "crk::scatter_add", SIG_SCATTER, 0, NULL, 0},
 };
 static const gen_op SORT_OPS[] = {
-    {"asort_asc", "crk::asort_asc", NULL, 0, NULL}, {"asort_desc", "crk::asort_desc", NULL, 0, NULL},
-    {"crk_asort_keyed_asc", "crk::asort_keyed_asc", NULL, 0, NULL},
-    {"crk_asort_keyed_desc", "crk::asort_keyed_desc", NULL, 0, NULL},
-    {"crk_asort_chunk_asc", "crk::asort_chunk_asc", SIG_ASORT_CHUNK, 0, NULL},
-    {"crk_asort_chunk_desc", "crk::asort_chunk_desc", SIG_ASORT_CHUNK, 0, NULL},
-    {"crk_asort_merge_asc", "crk::asort_merge_asc", SIG_ASORT_MERGE, 0, NULL},
-    {"crk_asort_merge_desc", "crk::asort_merge_desc", SIG_ASORT_MERGE, 0, NULL},
+    {"asort_asc", "crk::asort_asc", NULL, 0, NULL, 0}, {"asort_desc", "crk::asort_desc", NULL, 0, NULL, 0},
+    {"crk_asort_keyed_asc", "crk::asort_keyed_asc", NULL, 0, NULL, 0},
+    {"crk_asort_keyed_desc", "crk::asort_keyed_desc", NULL, 0, NULL, 0},
+    {"crk_asort_chunk_asc", "crk::asort_chunk_asc", SIG_ASORT_CHUNK, 0, NULL, 0},
+    {"crk_asort_chunk_desc", "crk::asort_chunk_desc", SIG_ASORT_CHUNK, 0, NULL, 0},
+    {"crk_asort_merge_asc", "crk::asort_merge_asc", SIG_ASORT_MERGE, 0, NULL, 0},
+    {"crk_asort_merge_desc", "crk::asort_merge_desc", SIG_ASORT_MERGE, 0, NULL, 0},
 };
 static const gen_op SOFTMAX_OPS[] = {
-    {"softmax", "crk::softmax", NULL, 0, NULL}, {"crk_softmax_vec", "crk::softmax_vec", NULL, 0, NULL},
+    {"softmax", "crk::softmax", NULL, 0, NULL, 0}, {"crk_softmax_vec", "crk::softmax_vec", NULL, 0, NULL, 0},
 };
-static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL}};
+static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL, 0}};
 #define OPS(a) a, sizeof a / sizeof a[0]
 
 /* ------------------------------------------- upstream coverage (§4) */
@@ -203,13 +205,13 @@ static const uint16_t ID_TYPES = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I
 /* ------------------------------------------------------------ families */
 /* Element-wise: grid-stride, 256-thread blocks (libcrk sizes the grid to
  * the work; Candle's own shape is 1024 x ceil(n/1024)), no shared memory. */
-#define EW CRK_GEOM_ELEMENTWISE, 256, 0
+#define EW CRK_GEOM_ELEMENTWISE, 256, 0, 2
 /* Reductions: a block per output, up to 1024 threads (as Candle). Rows:
  * a block per row, up to 1024 threads (libcrk picks by row length). */
-#define RED CRK_GEOM_REDUCE, 1024, 0
-#define ROWS CRK_GEOM_ROWS, 1024, 0
+#define RED CRK_GEOM_REDUCE, 1024, 0, 2
+#define ROWS CRK_GEOM_ROWS, 1024, 0, 2
 /* Sort: a block per row; shared memory per launch (ncols_pad·4 bytes). */
-#define SORT CRK_GEOM_SORT, 1024, 0
+#define SORT CRK_GEOM_SORT, 1024, 0, 2
 const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_UNARY] = {"unary", MOD_UNARY, "unary.h", "crk::unary", "u", 2, 1, {DT_ALL}, SIG_UNARY,
                           OPS(UNARY_OPS), "fp8_e4m3", up_unary, EW},

@@ -50,6 +50,7 @@ typedef struct gen_op {
     const gen_param *sig;    /* NULL: the family's parameter list           */
     uint8_t float_only;      /* kernels for float dtypes only               */
     const char *fp8;         /* upstream's fp8 suffix, NULL: the family's   */
+    uint8_t resident;        /* NVIDIA blocks an SM, 0: the family's        */
 } gen_op;
 
 #define DT_ALL ((1u << CRK_DTYPE_COUNT) - 1)
@@ -74,6 +75,8 @@ typedef struct {
     uint8_t geometry;        /* crk_geometry: how libcrk sizes the grid     */
     uint16_t block;          /* threads per block of libcrk's launches      */
     uint32_t shared_bytes;   /* dynamic shared memory per block             */
+    uint8_t resident;        /* NVIDIA: 1024-thread blocks an SM that the
+                                registers are budgeted for (crk_port.h)     */
 } gen_family;
 
 extern const gen_dtype GEN_DTYPES[CRK_DTYPE_COUNT];

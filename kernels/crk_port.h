@@ -31,19 +31,20 @@
 
 #define CRK_DEV __device__ __forceinline__
 #define CRK_HD static __device__ __forceinline__ /* headers shared with host C (f8_encode.h) */
-/* A kernel that runs with at most `threads` per block: the compilers budget
- * registers for it. Element-wise kernels take Candle's 1024-thread blocks.
- * On NVIDIA two such blocks must fit an SM (32 registers a thread): under
- * Candle's shape (one element per thread) a single resident block halves
- * the loads in flight (measured on the H100: our ucopy_f32 at 44 registers
- * ran at 0.57x Candle's 16-register kernel). HIP reads a second argument
+/* Kernels take Candle's blocks of up to 1024 threads; the compilers budget
+ * registers for `resident` such blocks an SM on NVIDIA. Element-wise
+ * kernels: two (32 registers a thread). Under Candle's shape (one element
+ * per thread) a single resident block halves the loads in flight (measured
+ * on the H100: our ucopy_f32 at 44 registers ran at 0.57x Candle's
+ * 16-register kernel). The reductions: one (64 registers; at 32 their
+ * lanes path spilled, Nsight Compute on the H100: 1.5 M local-memory
+ * requests for sum over 8192x4096 f32). HIP reads a second argument
  * differently (waves per EU), so AMD gets the plain bound. */
 #if defined(__CUDACC__)
-#define CRK_KERNEL_BOUNDED(threads) extern "C" __global__ void __launch_bounds__(threads, 2048 / (threads))
+#define CRK_KERNEL_RESIDENT(resident) extern "C" __global__ void __launch_bounds__(1024, resident)
 #else
-#define CRK_KERNEL_BOUNDED(threads) extern "C" __global__ void __launch_bounds__(threads)
+#define CRK_KERNEL_RESIDENT(resident) extern "C" __global__ void __launch_bounds__(1024)
 #endif
-#define CRK_KERNEL CRK_KERNEL_BOUNDED(1024)
 
 namespace crk {
 

@@ -20,7 +20,13 @@ template <> CRK_DEV H<bf16> cst<H<bf16>>(double v) { return H<bf16>::from_f64(v)
     CRK_DEV float name(float x) { return f32fn(x); }                                      \
     CRK_DEV double name(double x) { return f64fn(x); }                                    \
     template <class S> CRK_DEV H<S> name(H<S> x) { return H<S>::make(f32fn(x.f())); }
+#if CRK_NV /* Candle's 16-bit exp is CUDA's hexp (ex2.approx of x·log2 e): the same intrinsic */
+CRK_DEV float exp(float x) { return expf(x); }
+CRK_DEV double exp(double x) { return ::exp(x); }
+template <class S> CRK_DEV H<S> exp(H<S> x) { return Native<S>::to(hexp(Native<S>::of(x))); }
+#else
 CRK_MATH1(exp, expf, ::exp)
+#endif
 CRK_MATH1(log, logf, ::log)
 CRK_MATH1(sin, sinf, ::sin)
 CRK_MATH1(cos, cosf, ::cos)

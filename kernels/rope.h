@@ -16,6 +16,9 @@ namespace crk {
  * s + t (TwoSum), and s rounded to odd when t != 0 so that S's round to
  * nearest even of it is the single rounding (f32 has 13 bits more than f16). */
 template <class S> CRK_DEV H<S> fma_once(H<S> a, H<S> b, H<S> c) {
+#if CRK_NV /* the instruction itself */
+    return Native<S>::to(__hfma(Native<S>::of(a), Native<S>::of(b), Native<S>::of(c)));
+#endif
     const float p = a.f() * b.f(), q = c.f(), s = p + q;
     const float v = s - q, t = (p - v) + (q - (s - v)); /* Knuth's TwoSum: v is p's share of s */
     uint32_t u = f32_bits(s);

@@ -51,10 +51,11 @@ static void shape_values(crk_dtype dt, int fill, unsigned char *buf, size_t n, r
  * a contiguous (B, E, C) view, info {B, E, C} (kernels/reduce.h). */
 static int is_cols(const crk_kernel_info *ki) { return !strncmp(ki->op, "crk_", 4); }
 
-/* Its launch: Candle's slot gets libcrk's block (W adjacent columns, up to
- * 32 threads a column: loader/launch_reduce.c), the other an odd block
- * (5 columns, 3 threads a column) on 2 blocks, so any block and grid is
- * exercised. */
+/* Its launch, so that any block and grid is exercised: Candle's slot a
+ * block a job of 8 columns, 16 threads a column; the other an odd block
+ * (5 columns, 3 threads a column) on 2 blocks (grid-stride, a partial
+ * window). crk_reduce's own choice (loader/launch_reduce.c) runs in the
+ * row and layout cases of fast_<op>_<dt>. */
 static crk_status launch_cols(suite_t *S, const crk_kernel_info *ki, const crk_layout *l, const void *src, size_t e) {
     crk_layout v;
     const size_t bec[3] = {l->dims[0], l->dims[1], l->dims[2]};
@@ -62,12 +63,7 @@ static crk_status launch_cols(suite_t *S, const crk_kernel_info *ki, const crk_l
     const crk_layout *ls[1] = {&v};
     const void *in[1] = {src};
     const double sc[1] = {(double)e};
-    unsigned w = 1, y, grid;
-    while (w < 32 && w < bec[2]) w *= 2;
-    const unsigned g = block_for(e) > 8 ? block_for(e) / 8 : 1;
-    y = g < 1024 / w ? g : 1024 / w;
-    if (y > 32) y = 32;
-    grid = (unsigned)(bec[0] * ((bec[2] + w - 1) / w));
+    unsigned w = 8, y = 16, grid = (unsigned)(bec[0] * ((bec[2] + 7) / 8));
     if (S->shape != SHAPE_CANDLE) w = 5, y = 3, grid = 2;
     const raw_launch rl = {ls, 1, 1, 0, in, S->dev[1], sc, NULL, grid ? grid : 1, {w, y, 1}, 0};
     return launch_raw(S, ki, &rl, w * y);
