@@ -132,6 +132,9 @@ static const gen_op NORM_OPS[] = {
 static const gen_op ROPE_OPS[] = {
     {"rope_i", "crk::rope_i", SIG_ROPE_I, 0, NULL, 0}, {"rope", "crk::rope", SIG_ROPE, 0, NULL, 0},
     {"rope_thd", "crk::rope_thd", SIG_ROPE_THD, 0, NULL, 0},
+    /* libcrk's: 16 bytes of pairs a thread (kernels/rope.h) */
+    {"crk_rope_i_vec", "crk::rope_i_vec", SIG_ROPE_I, 0, NULL, 0}, {"crk_rope_vec", "crk::rope_vec", SIG_ROPE, 0, NULL, 0},
+    {"crk_rope_thd_vec", "crk::rope_thd_vec", SIG_ROPE_THD, 0, NULL, 0},
 };
 static const gen_op INDEXING_OPS[] = {
     {"is", "crk::index_select", SIG_IS, 0, NULL, 0},  {"gather", "crk::gather", SIG_GATHER, 0, NULL, 0},
@@ -238,7 +241,7 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_NORM] = {"norm", MOD_REDUCE, "rows.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_RMSNORM, OPS(NORM_OPS),
                          "f8_e4m3", up_not_ours, ROWS},
     [CRK_FAMILY_ROPE] = {"rope", MOD_REDUCE, "rope.h", NULL, "", 0, 1, {DT_FLOATS}, SIG_ROPE, OPS(ROPE_OPS),
-                         "f8_e4m3", up_all, EW},
+                         "f8_e4m3", up_not_ours, EW},
     [CRK_FAMILY_INDEXING] = {"indexing", MOD_INDEXING, "indexing.h", NULL, "", 2, 2, {ID_TYPES, DT_ALL}, SIG_IS,
                              OPS(INDEXING_OPS), "f8_e4m3", up_indexing, EW},
     [CRK_FAMILY_SORT] = {"sort", MOD_SORT, "sort.h", NULL, "", 0, 1, {DT_ALL}, SIG_ASORT, OPS(SORT_OPS),

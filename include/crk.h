@@ -330,7 +330,11 @@ crk_status crk_layernorm(crk_ctx *ctx, crk_stream s, const char *name, const voi
                          const void *alpha, const void *beta, size_t n_rows, size_t n_cols, float eps);
 /* rope_i_<dt>, rope_<dt> (src (b, h, t, d)) or rope_thd_<dt> (src (b, t, h,
  * d)), contiguous; cos and sin hold t rows of d/2 (more rows are allowed and
- * not read) or, when batched, b x t rows. d must be even. */
+ * not read) or, when batched, b x t rows. d must be even. When d/2 (rope_i:
+ * t·d/2) is a multiple of 16 / sizeof(T) and src, cos, sin and dst are
+ * 16-byte aligned, our crk_<op>_vec_<dt> runs (16 bytes of pairs a thread,
+ * the same arithmetic: the same result); otherwise Candle's kernel. Pass
+ * Candle's name: crk_rope picks the kernel. */
 crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *src, const void *cos,
                     const void *sin, void *dst, size_t b, size_t h, size_t t, size_t d, int batched);
 

@@ -39,12 +39,39 @@ template <class F> CRK_DEV void rotate(F x0, F x1, F c, F s, F &d0, F &d1) {
     d1 = fma(x0, s, mul_rn(x1, c));
 }
 
-template <class T> CRK_DEV void rope_pair(const T *src, const T *cos, const T *sin, T *dst, size_t i1, size_t i2,
-                                          size_t cs) {
+/* Rotates P pairs: element k of x0 with element k of x1 (P = 1: Candle's
+ * one pair; P > 1: libcrk's runs of 16 bytes), cos/sin entry k. */
+template <int P, class T> CRK_DEV void rotate_pack(Pack<T, P> &x0, Pack<T, P> &x1, const Pack<T, P> &c, const Pack<T, P> &s) {
     using A = typename Arith<T>::A;
-    A d0, d1;
-    rotate(Arith<T>::in(src[i1]), Arith<T>::in(src[i2]), Arith<T>::in(cos[cs]), Arith<T>::in(sin[cs]), d0, d1);
-    dst[i1] = Arith<T>::out(d0), dst[i2] = Arith<T>::out(d1);
+#pragma unroll
+    for (int k = 0; k < P; ++k) {
+        A d0, d1;
+        rotate(Arith<T>::in(x0.v[k]), Arith<T>::in(x1.v[k]), Arith<T>::in(c.v[k]), Arith<T>::in(s.v[k]), d0, d1);
+        x0.v[k] = Arith<T>::out(d0), x1.v[k] = Arith<T>::out(d1);
+    }
+}
+
+/* Element m of the 2P values lo, hi (m a constant after unrolling). */
+template <int P, class T> CRK_DEV T &at2(Pack<T, P> &lo, Pack<T, P> &hi, int m) { return m < P ? lo.v[m] : hi.v[m - P]; }
+
+/* P pairs at x[i1 + k] and x[i2 + k] (rotate-half), or at x[i1 + 2k] and
+ * x[i1 + 2k + 1] (interleaved: 2P values from i1), cos/sin at cs + k. */
+template <int P, class T>
+CRK_DEV void rope_pairs(const T *src, const T *cos, const T *sin, T *dst, size_t i1, size_t i2, size_t cs,
+                        bool interleaved) {
+    const Pack<T, P> c = load_pack<T, P>(cos + cs), s = load_pack<T, P>(sin + cs);
+    if (interleaved) i2 = i1 + P;
+    Pack<T, P> lo = load_pack<T, P>(src + i1), hi = load_pack<T, P>(src + i2), x0, x1;
+    if (!interleaved) {
+        rotate_pack<P>(lo, hi, c, s);
+    } else {
+#pragma unroll
+        for (int k = 0; k < P; ++k) x0.v[k] = at2(lo, hi, 2 * k), x1.v[k] = at2(lo, hi, 2 * k + 1);
+        rotate_pack<P>(x0, x1, c, s);
+#pragma unroll
+        for (int k = 0; k < P; ++k) at2(lo, hi, 2 * k) = x0.v[k], at2(lo, hi, 2 * k + 1) = x1.v[k];
+    }
+    store_pack<T, P>(dst + i1, lo), store_pack<T, P>(dst + i2, hi);
 }
 
 /* The batch term of cos/sin: with 3-D cos/sin (stride_b > 0) batch
@@ -57,64 +84,106 @@ template <class I> CRK_DEV I batch_cs(I idx, uint32_t stride_b, I per_batch) {
  * several times cheaper than 64-bit divisions), else 64-bit. */
 #define CRK_ROPE_INDEX(n, call) ((n) <= 0xFFFFFFFFull ? call(uint32_t) : call(size_t))
 
+/* A thread takes P pairs at a time, i = P·j (P = 1 in Candle's kernels;
+ * 16 bytes' worth in libcrk's crk_rope*_vec, whose contract keeps a
+ * thread's pairs in one row of d and one batch: see rope_vec below). */
+
 /* Interleaved pairs (2i, 2i+1) of bh·td elements. */
-template <class I, class T>
+template <int P, class I, class T>
 CRK_DEV void rope_i_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I half, uint32_t stride_b) {
-    for (size_t j = global_id(); j < pairs; j += global_stride()) { /* 64-bit: any grid ends */
-        const I i = (I)j;
-        rope_pair(src, cos, sin, dst, 2 * (size_t)i, 2 * (size_t)i + 1, i % half + batch_cs<I>(i, stride_b, half));
+    for (size_t j = global_id(); j < pairs / P; j += global_stride()) { /* 64-bit: any grid ends */
+        const I i = (I)j * P;
+        rope_pairs<P>(src, cos, sin, dst, 2 * (size_t)i, 0, i % half + batch_cs<I>(i, stride_b, half), true);
     }
 }
-template <class T>
-CRK_DEV void rope_i(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t stride_b) {
+template <int P, class T>
+CRK_DEV void rope_i_p(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t stride_b) {
     const size_t n = (size_t)bh * td;
     if (td / 2 == 0) return;
-#define CALL(I) rope_i_in<I>(src, cos, sin, dst, (I)(n / 2), (I)(td / 2), stride_b)
+#define CALL(I) rope_i_in<P, I>(src, cos, sin, dst, (I)(n / 2), (I)(td / 2), stride_b)
     CRK_ROPE_INDEX(n, CALL);
 #undef CALL
 }
 
 /* Rotate-half: x[j] with x[j + d/2] within each row of d, t rows of d per
  * (b, h). */
-template <class I, class T>
+template <int P, class I, class T>
 CRK_DEV void rope_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I td, I d, uint32_t stride_b) {
     const I half_td = td / 2, half_d = d / 2;
-    for (size_t j = global_id(); j < pairs; j += global_stride()) {
-        const I i = (I)j;
+    for (size_t j = global_id(); j < pairs / P; j += global_stride()) {
+        const I i = (I)j * P;
         const I i_bh = i / half_td, i_td = i - i_bh * half_td, i_t = i_td / half_d, i_d = i_td - i_t * half_d;
         const size_t i1 = (size_t)i_bh * td + (size_t)i_t * d + i_d;
-        rope_pair(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs<I>(i, stride_b, half_td));
+        rope_pairs<P>(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs<I>(i, stride_b, half_td), false);
     }
 }
-template <class T>
-CRK_DEV void rope(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t d,
-                  uint32_t stride_b) {
+template <int P, class T>
+CRK_DEV void rope_p(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t d,
+                    uint32_t stride_b) {
     const size_t n = (size_t)bh * td;
     if (td / 2 == 0 || d / 2 == 0) return;
-#define CALL(I) rope_in<I>(src, cos, sin, dst, (I)(n / 2), (I)td, (I)d, stride_b)
+#define CALL(I) rope_in<P, I>(src, cos, sin, dst, (I)(n / 2), (I)td, (I)d, stride_b)
     CRK_ROPE_INDEX(n, CALL);
 #undef CALL
 }
 
 /* Rotate-half over a (b, t, h, d) layout. */
-template <class I, class T>
+template <int P, class I, class T>
 CRK_DEV void rope_thd_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I t, I h, I half_d,
                          uint32_t stride_b) {
-    for (size_t j = global_id(); j < pairs; j += global_stride()) {
-        const I i = (I)j;
+    for (size_t j = global_id(); j < pairs / P; j += global_stride()) {
+        const I i = (I)j * P;
         const I i_bth = i / half_d, i_d = i - i_bth * half_d, i_t = (i_bth / h) % t;
         const size_t i1 = (size_t)i_bth * (2 * (size_t)half_d) + i_d;
-        rope_pair(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs<I>(i, stride_b, t * half_d));
+        rope_pairs<P>(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs<I>(i, stride_b, t * half_d), false);
     }
+}
+template <int P, class T>
+CRK_DEV void rope_thd_p(const T *src, const T *cos, const T *sin, T *dst, uint32_t b, uint32_t t, uint32_t h,
+                        uint32_t d, uint32_t stride_b) {
+    const size_t n = (size_t)b * t * h * d;
+    if (d / 2 == 0 || h == 0 || t == 0) return;
+#define CALL(I) rope_thd_in<P, I>(src, cos, sin, dst, (I)(n / 2), (I)t, (I)h, (I)(d / 2), stride_b)
+    CRK_ROPE_INDEX(n, CALL);
+#undef CALL
+}
+
+/* Candle's rope_i_<dt>, rope_<dt>, rope_thd_<dt>: a pair a thread. */
+template <class T>
+CRK_DEV void rope_i(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t stride_b) {
+    rope_i_p<1>(src, cos, sin, dst, bh, td, stride_b);
+}
+template <class T>
+CRK_DEV void rope(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t d,
+                  uint32_t stride_b) {
+    rope_p<1>(src, cos, sin, dst, bh, td, d, stride_b);
 }
 template <class T>
 CRK_DEV void rope_thd(const T *src, const T *cos, const T *sin, T *dst, uint32_t b, uint32_t t, uint32_t h,
                       uint32_t d, uint32_t stride_b) {
-    const size_t n = (size_t)b * t * h * d;
-    if (d / 2 == 0 || h == 0 || t == 0) return;
-#define CALL(I) rope_thd_in<I>(src, cos, sin, dst, (I)(n / 2), (I)t, (I)h, (I)(d / 2), stride_b)
-    CRK_ROPE_INDEX(n, CALL);
-#undef CALL
+    rope_thd_p<1>(src, cos, sin, dst, b, t, h, d, stride_b);
+}
+
+/* libcrk's crk_rope_i_vec_<dt>, crk_rope_vec_<dt>, crk_rope_thd_vec_<dt>:
+ * Candle's parameters and arithmetic, P = 16 / sizeof(T) pairs a thread
+ * in 16-byte loads. Contract (crk_rope checks it, else it launches
+ * Candle's kernel): t·d/2 (rope_i) or d/2 (rope, rope_thd) a multiple of
+ * P, so a thread's pairs share their row and batch; src, cos, sin and dst
+ * 16-byte aligned. */
+template <class T> struct RopeVec { static constexpr int P = 16 / (int)sizeof(T); };
+template <class T>
+CRK_DEV void rope_i_vec(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t stride_b) {
+    rope_i_p<RopeVec<T>::P>(src, cos, sin, dst, bh, td, stride_b);
+}
+template <class T>
+CRK_DEV void rope_vec(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t d,
+                      uint32_t stride_b) {
+    rope_p<RopeVec<T>::P>(src, cos, sin, dst, bh, td, d, stride_b);
+}
+template <class T>
+CRK_DEV void rope_thd_vec(const T *src, const T *cos, const T *sin, T *dst, uint32_t b, uint32_t t, uint32_t h,
+                          uint32_t d, uint32_t stride_b) {
+    rope_thd_p<RopeVec<T>::P>(src, cos, sin, dst, b, t, h, d, stride_b);
 }
 
 } // namespace crk

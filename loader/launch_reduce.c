@@ -135,19 +135,24 @@ static const crk_kernel_info *rows_kernel(crk_ctx *ctx, const char *name, crk_fa
 
 static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) == 0; }
 
+/* libcrk's crk_<op>_vec_<dt> beside Candle's <op>_<dt>, or NULL. */
+static const crk_kernel_info *vec_variant(const crk_kernel_info *ki) {
+    char name[64];
+    snprintf(name, sizeof name, "crk_%s_vec_%s", ki->op, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
+    return crk_kernel_find(name);
+}
+
 /* Our crk_<op>_vec_<dt> for rows of 16-byte chunks (n_cols a multiple of
  * 16 / size, every pointer 16-byte aligned; else NULL), with its block:
  * about two chunks a thread (a power of two, 32..1024). */
-static const crk_kernel_info *vec_kernel(const crk_kernel_info *ki, const char *op, size_t n_cols,
+static const crk_kernel_info *vec_kernel(const crk_kernel_info *ki, size_t n_cols,
                                          const void *const ptrs[4], unsigned *threads) {
     const crk_dtype dt = (crk_dtype)crk_operand_dtype(ki, 0);
     const size_t chunk = 16 / crk_dtype_size(dt);
     if (n_cols % chunk) return NULL;
     for (int i = 0; i < 4; i++)
         if (!aligned16(ptrs[i])) return NULL;
-    char name[64];
-    snprintf(name, sizeof name, "crk_%s_vec_%s", op, crk_dtype_name(dt));
-    const crk_kernel_info *vk = crk_kernel_find(name);
+    const crk_kernel_info *vk = vec_variant(ki);
     unsigned t = 32;
     while (t < 1024 && (size_t)t * 2 < n_cols / chunk) t *= 2;
     if (vk) *threads = t;
@@ -155,9 +160,9 @@ static const crk_kernel_info *vec_kernel(const crk_kernel_info *ki, const char *
 }
 
 /* A helper given libcrk's own variant: it wants Candle's name. */
-static crk_status own_variant(const crk_kernel_info *ki, const char *name, const char *op) {
+static crk_status own_variant(const crk_kernel_info *ki, const char *name, const char *op, const char *helper) {
     return crk_fail(CRK_E_INVALID, "%s is libcrk's own variant: pass %s_%s (crk_%s picks the kernel)", name, op,
-                    crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)), op);
+                    crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)), helper);
 }
 
 crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
@@ -165,14 +170,14 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = rows_kernel(ctx, name, CRK_FAMILY_SOFTMAX, src, dst, n_rows, n_cols, &st);
     if (!ki) return st;
-    if (!strncmp(ki->op, "crk_", 4)) return own_variant(ki, name, "softmax");
+    if (!strncmp(ki->op, "crk_", 4)) return own_variant(ki, name, "softmax", "softmax");
     if (n_rows == 0 || n_cols == 0) return CRK_OK;
     /* Candle's block is (1, 32, 1); the kernels take any 32·k threads a row
      * (kernels/rows.h), so long rows get more: 16-byte chunks, two a
      * thread, where the row allows; else about 8 columns a thread */
     unsigned t = 32;
     const void *const ptrs[4] = {src, dst, NULL, NULL};
-    const crk_kernel_info *vk = vec_kernel(ki, "softmax", n_cols, ptrs, &t);
+    const crk_kernel_info *vk = vec_kernel(ki, n_cols, ptrs, &t);
     if (vk) ki = vk;
     else
         while (t < 1024 && (size_t)t * 8 < n_cols) t *= 2;
@@ -193,13 +198,13 @@ static crk_status norm(crk_ctx *ctx, crk_stream s, const char *name, const char 
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = rows_kernel(ctx, name, CRK_FAMILY_NORM, src, dst, n_rows, n_cols, &st);
     if (!ki) return st;
-    if (!strncmp(ki->op, "crk_", 4)) return own_variant(ki, name, op);
+    if (!strncmp(ki->op, "crk_", 4)) return own_variant(ki, name, op, op);
     if (strcmp(ki->op, op))
         return crk_fail(CRK_E_INVALID, "%s is a %s kernel: use crk_%s", name, ki->op, ki->op);
     if (n_rows == 0 || n_cols == 0) return CRK_OK;
     unsigned bs = n_cols < 1024 ? 32 : 1024;
     const void *const ptrs[4] = {src, dst, alpha, beta};
-    const crk_kernel_info *vk = vec_kernel(ki, op, n_cols, ptrs, &bs);
+    const crk_kernel_info *vk = vec_kernel(ki, n_cols, ptrs, &bs);
     if (vk) ki = vk;
     arg_pack a = {.out = dst, .in = {src, alpha, beta}};
     const double sc[3] = {(double)n_cols, (double)bs, (double)eps};
@@ -226,6 +231,11 @@ crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *sr
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_ROPE, &st);
     if (!ki) return st;
+    if (!strncmp(ki->op, "crk_", 4)) { /* crk_<op>_vec: Candle's <op> */
+        char op[16];
+        snprintf(op, sizeof op, "%.*s", (int)strlen(ki->op) - 8, ki->op + 4);
+        return own_variant(ki, name, op, "rope");
+    }
     if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "cos", cos)) != CRK_OK ||
         (st = crk_need_ptr(name, "sin", sin)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK)
         return st;
@@ -236,15 +246,24 @@ crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *sr
         !fits_u32(td) || !fits_u32(htd) || !fits_u32(b) || !fits_u32(t) || !fits_u32(h) || !fits_u32(d))
         return crk_fail(CRK_E_INVALID, "%s: b*h, t*d and h*t*d must fit the kernel's uint32_t", name);
     if (n == 0) return CRK_OK;
+    /* 16 bytes of pairs a thread (crk_<op>_vec_<dt>, kernels/rope.h) when
+     * a thread's pairs stay in one row and every pointer is 16-byte aligned */
+    const size_t per = 16 / crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0));
+    const void *const ptrs[4] = {src, cos, sin, dst};
+    int vec = (!strcmp(ki->op, "rope_i") ? td / 2 : d / 2) % per == 0;
+    for (int i = 0; i < 4; i++) vec &= aligned16(ptrs[i]);
+    const crk_kernel_info *vk = vec ? vec_variant(ki) : NULL;
+    const size_t threads = n / 2 / (vk ? per : 1);
     const double stride_b = batched ? (double)htd : 0;
     double sc[5];
     if (!strcmp(ki->op, "rope_thd")) sc[0] = (double)b, sc[1] = (double)t, sc[2] = (double)h, sc[3] = (double)d,
                                      sc[4] = stride_b;
     else if (!strcmp(ki->op, "rope")) sc[0] = (double)bh, sc[1] = (double)td, sc[2] = (double)d, sc[3] = stride_b;
     else sc[0] = (double)bh, sc[1] = (double)td, sc[2] = stride_b;
+    if (vk) ki = vk;
     arg_pack a = {.out = dst, .in = {src, cos, sin}};
     if ((st = crk_pack_args(ki, &a, sc, 5, NULL)) != CRK_OK) return st;
-    const size_t blocks = (n / 2 + ki->block - 1) / ki->block; /* a pair per thread, grid-stride beyond */
+    const size_t blocks = (threads + ki->block - 1) / ki->block; /* grid-stride beyond */
     const unsigned grid[3] = {(unsigned)(blocks < MAX_GRID ? blocks : MAX_GRID), 1, 1}, block[3] = {ki->block, 1, 1};
     return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }

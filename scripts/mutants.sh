@@ -72,6 +72,8 @@ spawn lanepack 'fast_sum_f32' reduce reduce.h 's/const Pack<T, R> p = load_pack<
 spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], sh\[i + s \* W\]);/sh[i] = step(sh[i], sh[i + s]);/'
 # softmax: a thread's second held chunk is written with its first chunk's exps
 spawn held 'crk_softmax_vec_*' reduce rows.h 's/o.v\[j\] = Arith<T>::out(e\[k\].v\[j\] \* inv);/o.v[j] = Arith<T>::out(e[0].v[j] * inv);/'
+# rope: libcrk's interleaved runs pair an element with the next pair's first (x1 = element 2k + 2)
+spawn ropevec 'crk_rope_i_vec_*' reduce rope.h 's/x1.v\[k\] = at2(lo, hi, 2 \* k + 1);/x1.v[k] = at2(lo, hi, (2 * k + 2) % (2 * P));/'
 # reduce: argmin takes a later equal value (ties must keep the first)
 spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
 # sum (atomic): a summed dim's removal drops the position after it (outputs misplaced)

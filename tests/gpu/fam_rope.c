@@ -1,10 +1,13 @@
-/* fam_rope.c — rope_i_<dt>, rope_<dt>, rope_thd_<dt>: rope case i (one per
- * layout case index) gives (b, h, t, d), the rows of cos/sin (t_cs >= t:
- * only the first t are read) or batched cos/sin (b, t, d/2), and a source
- * sliced by i % 3 elements. The expected values come from the meaning of
- * each variant (interleaved pairs, rotate-half over (b,h,t,d) or (b,t,h,d)),
- * not from the kernels' index arithmetic. Candle's shape:
- * for_num_elems(el/2). */
+/* fam_rope.c — rope_i_<dt>, rope_<dt>, rope_thd_<dt> and libcrk's
+ * crk_rope{_i,,_thd}_vec_<dt>: rope case i (one per layout case index)
+ * gives (b, h, t, d), the rows of cos/sin (t_cs >= t: only the first t are
+ * read) or batched cos/sin (b, t, d/2), and a source sliced by i % 3
+ * elements (whole 16-byte runs for the vec kernels, their contract). The
+ * expected values come from the meaning of each variant (interleaved pairs,
+ * rotate-half over (b,h,t,d) or (b,t,h,d)), not from the kernels' index
+ * arithmetic. Candle's shape: for_num_elems(el/2) (vec kernels: a thread a
+ * run of pairs); the other slot: crk_rope (which takes the vec kernel
+ * where it can), and the vec kernels alone on 3 blocks of 64 (grid-stride). */
 #include "suite.h"
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +26,17 @@ static const rope_case ROPE[] = {
 };
 #define N_ROPE (sizeof ROPE / sizeof ROPE[0])
 
+/* 0 interleaved (rope_i), 1 rotate-half (rope), 2 rotate-half over
+ * (b, t, h, d) (rope_thd); libcrk's crk_<op>_vec as Candle's <op>. */
+static int rope_variant(const crk_kernel_info *ki) {
+    const char *op = ki->op + (strncmp(ki->op, "crk_", 4) ? 0 : 4);
+    return !strncmp(op, "rope_i", 6) ? 0 : !strncmp(op, "rope_thd", 8) ? 2 : 1;
+}
+/* Pairs a thread: 1 (Candle's kernels), 16 bytes' worth (crk_*_vec). */
+static size_t pairs_a_thread(const crk_kernel_info *ki) {
+    return strncmp(ki->op, "crk_", 4) ? 1 : 16 / crk_dtype_size((crk_dtype)ki->dtypes[0]);
+}
+
 /* Element offsets of pair j of row (bi, hi, ti) and its cos/sin entry. */
 static void pair_at(int variant, const rope_case *rc, size_t bi, size_t hi, size_t ti, size_t j, size_t *i1,
                     size_t *i2, size_t *cs) {
@@ -35,18 +49,19 @@ static void pair_at(int variant, const rope_case *rc, size_t bi, size_t hi, size
 int run_rope(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const rope_case *rc = &ROPE[lc - CASES];
     const crk_dtype dt = (crk_dtype)ki->dtypes[0];
-    const int variant = !strcmp(ki->op, "rope_i") ? 0 : !strcmp(ki->op, "rope") ? 1 : 2;
-    const size_t sz = crk_dtype_size(dt), n = rc->b * rc->h * rc->t * rc->d, off = (size_t)(lc - CASES) % 3;
-    const size_t ncs = (rc->batched ? rc->b * rc->t : rc->t_cs) * (rc->d / 2);
+    const int variant = rope_variant(ki);
+    const size_t sz = crk_dtype_size(dt), per = pairs_a_thread(ki), n = rc->b * rc->h * rc->t * rc->d;
+    const size_t off = (size_t)(lc - CASES) % 3 * per;
+    const size_t ncs = (rc->batched ? rc->b * rc->t : rc->t_cs) * (rc->d / 2), sin_at = (ncs * sz + 15) / 16 * 16;
     char cname[160];
     snprintf(cname, sizeof cname, "rope %s%s", rc->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");
     unsigned char *src = S->host[0], *got = S->host[1], *want = S->host[2], *cs = S->host[3];
     fill_inputs(ki, dt, 0, src, off + n, &S->rng);
-    for (size_t i = 0; i < 2 * ncs; i++) { /* cos, then sin: values in [-1, 1] */
+    for (size_t i = 0; i < 2 * ncs; i++) { /* cos, then sin (16-byte aligned): values in [-1, 1] */
         const double v = 2 * rng_unit(&S->rng) - 1;
-        ref_cast(CRK_F64, dt, &v, cs + i * sz);
+        ref_cast(CRK_F64, dt, &v, cs + (i < ncs ? i * sz : sin_at + (i - ncs) * sz));
     }
-    const unsigned char *x = src + off * sz, *cosv = cs, *sinv = cs + ncs * sz;
+    const unsigned char *x = src + off * sz, *cosv = cs, *sinv = cs + sin_at;
     for (size_t bi = 0; bi < rc->b; bi++)
         for (size_t hi = 0; hi < rc->h; hi++)
             for (size_t ti = 0; ti < rc->t; ti++)
@@ -58,20 +73,21 @@ int run_rope(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
                 }
     const unsigned char poison = poison_byte(S);
     memset(got, poison, (n + GUARD) * sz);
-    if (upload(S, S->dev[0], src, (off + n) * sz) || upload(S, S->dev[2], cs, 2 * ncs * sz) ||
+    if (upload(S, S->dev[0], src, (off + n) * sz) || upload(S, S->dev[2], cs, sin_at + ncs * sz) ||
         upload(S, S->dev[1], got, (n + GUARD) * sz))
         return gpu_ok(CRK_E_GPU, ki, cname), 1;
     const void *dsrc = (const char *)S->dev[0] + off * sz, *dcos = S->dev[2],
-               *dsin = (const char *)S->dev[2] + ncs * sz;
+               *dsin = (const char *)S->dev[2] + sin_at;
     crk_status st;
-    if (S->shape == SHAPE_CANDLE) {
+    if (S->shape == SHAPE_CANDLE || per > 1) {
         const double stride_b = rc->batched ? (double)(rc->h * rc->t * rc->d) : 0;
         const double sc_i[3] = {(double)(rc->b * rc->h), (double)(rc->t * rc->d), stride_b};
         const double sc_r[4] = {(double)(rc->b * rc->h), (double)(rc->t * rc->d), (double)rc->d, stride_b};
         const double sc_t[5] = {(double)rc->b, (double)rc->t, (double)rc->h, (double)rc->d, stride_b};
         const void *in[3] = {dsrc, dcos, dsin};
-        const raw_launch rl = {NULL, 0, 0, n / 2, in, S->dev[1], variant == 0 ? sc_i : variant == 1 ? sc_r : sc_t,
-                               NULL, 0, {0, 0, 0}, 0};
+        raw_launch rl = {NULL, 0, 0, n / 2 / per, in, S->dev[1], variant == 0 ? sc_i : variant == 1 ? sc_r : sc_t,
+                         NULL, 0, {0, 0, 0}, 0};
+        if (S->shape != SHAPE_CANDLE) rl.grid_x = 3, rl.block3[0] = 64, rl.block3[1] = rl.block3[2] = 1;
         st = launch_raw(S, ki, &rl, 1024);
     } else {
         st = crk_rope(S->ctx, NULL, ki->name, dsrc, dcos, dsin, S->dev[1], rc->b, rc->h, rc->t, rc->d, rc->batched);
@@ -81,6 +97,8 @@ int run_rope(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
 }
 
 int rope_applies(const layout_case *lc, const crk_kernel_info *ki) {
-    (void)ki;
-    return (size_t)(lc - CASES) < N_ROPE;
+    const size_t i = (size_t)(lc - CASES);
+    if (i >= N_ROPE) return 0;
+    const rope_case *rc = &ROPE[i]; /* the vec kernels' contract: a thread's pairs in one row */
+    return (rope_variant(ki) == 0 ? rc->t * rc->d / 2 : rc->d / 2) % pairs_a_thread(ki) == 0;
 }

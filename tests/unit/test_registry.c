@@ -229,9 +229,10 @@ START_TEST(parameters_have_roles) {
             count[pa->role]++;
         }
         /* per op: elu/powf take a scalar; layernorm has beta; rope_i/rope/rope_thd
-         * take 3/4/5 sizes */
+         * (and their crk_*_vec) take 3/4/5 sizes */
         const int unary1 = !strcmp(ki->op, "elu") || !strcmp(ki->op, "powf");
-        const int rope = !strcmp(ki->op, "rope_i") ? 3 : !strcmp(ki->op, "rope") ? 4 : 5;
+        const char *rop = ki->op + (strncmp(ki->op, "crk_", 4) ? 0 : 4); /* crk_<op>_vec: Candle's <op> */
+        const int rope = !strncmp(rop, "rope_i", 6) ? 3 : !strncmp(rop, "rope_thd", 8) ? 5 : 4;
         /* indexing: is takes numel, num_dims, info; gather numel; ia five sizes.
          * sort: asort_* and crk_asort_chunk_* take (x, dst, 2 sizes), merge (x, src, dst, 3 sizes) */
         const int is = !strcmp(ki->op, "is"), gather = !strcmp(ki->op, "gather");
