@@ -12,8 +12,18 @@
 #include <string.h>
 
 /* {label, rows, cols, cols, 1, 1}; rope: {label, b·h, t, d, 1, 0} with b = 1. */
-static const idx_case SOFTMAX[] = {{"4096x4096", 4096, 4096, 4096, 1, 1}, {"32x128256", 32, 128256, 128256, 1, 1}};
-static const idx_case HIDDEN[] = {{"8192x4096", 8192, 4096, 4096, 1, 1}};
+/* softmax: prefill attention scores (4096x4096, 1024x32768), decode
+ * attention over a 32k context (32 heads x 1 query; 1 head), vocab logits
+ * (32x128256); norms: prefill hidden states (8192x4096), a decode step
+ * (1x4096, 32x4096), a wide model's hidden states (16x32768). */
+static const idx_case SOFTMAX[] = {{"4096x4096", 4096, 4096, 4096, 1, 1},    {"1024x32768", 1024, 32768, 32768, 1, 1},
+                                   {"32x32768", 32, 32768, 32768, 1, 1},      {"1x32768", 1, 32768, 32768, 1, 1},
+                                   {"32x128256", 32, 128256, 128256, 1, 1}};
+static const idx_case HIDDEN[] = {{"8192x4096", 8192, 4096, 4096, 1, 1},
+                                  {"32x4096", 32, 4096, 4096, 1, 1},
+                                  {"1x4096", 1, 4096, 4096, 1, 1},
+                                  {"16x32768", 16, 32768, 32768, 1, 1}};
+static const idx_case FAST[] = {{"8192x4096", 8192, 4096, 4096, 1, 1}};
 static const idx_case LOGITS[] = {{"32x128256", 32, 128256, 128256, 1, 1}};
 static const idx_case ROPE[] = {{"1x32x4096x128", 32, 4096, 128, 1, 0}};
 /* Tiny (emulator): the norms' two block sizes (32 below 1024 columns, else 1024). */
@@ -49,7 +59,7 @@ const idx_case *reduce_cases(const op_def *op, int tiny, size_t *count) {
     case F_NORM: PICK(HIDDEN, HIDDEN_TINY);
     case F_FAST:
         if (is_argmax(op)) PICK(LOGITS, LOGITS_TINY);
-        PICK(HIDDEN, HIDDEN_TINY);
+        PICK(FAST, HIDDEN_TINY);
     default: PICK(ROPE, ROPE_TINY);
     }
 #undef PICK

@@ -100,8 +100,10 @@ REDUCE_OPS = [
     ("rope", "rope_bf16", "bf16", "rope"), ("rope", "rope_f32", "f32", "rope"),
 ]
 REDUCE_CASES = {
-    "softmax": ([("4096x4096", 4096, 4096), ("32x128256", 32, 128256)], [("16x1000", 16, 1000), ("4x5000", 4, 5000)]),
-    "norm": ([("8192x4096", 8192, 4096)], [("8x500", 8, 500), ("4x2048", 4, 2048)]),
+    "softmax": ([("4096x4096", 4096, 4096), ("1024x32768", 1024, 32768), ("32x32768", 32, 32768),
+                 ("1x32768", 1, 32768), ("32x128256", 32, 128256)], [("16x1000", 16, 1000), ("4x5000", 4, 5000)]),
+    "norm": ([("8192x4096", 8192, 4096), ("32x4096", 32, 4096), ("1x4096", 1, 4096), ("16x32768", 16, 32768)], [("8x500", 8, 500), ("4x2048", 4, 2048)]),
+    "fast": ([("8192x4096", 8192, 4096)], [("8x500", 8, 500), ("4x2048", 4, 2048)]),
     "argmax": ([("32x128256", 32, 128256)], [("4x5000", 4, 5000)]),
     "rope": ([("1x32x4096x128", 32, 4096, 128)], [("1x4x16x32", 4, 16, 32)]),
 }
@@ -415,7 +417,7 @@ def main():
     for name, kernel, t, family in REDUCE_OPS:
         if wanted is not None and name not in wanted and kernel not in wanted:
             continue
-        key = family if family in ("softmax", "argmax", "rope") else "norm"
+        key = family if family in ("softmax", "argmax", "rope") else "norm" if family in ("rmsnorm", "layernorm") else "fast"
         for case in REDUCE_CASES[key][tiny]:
             xs = aux = None
             try:

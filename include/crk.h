@@ -313,7 +313,15 @@ crk_status crk_sum_atomic(crk_ctx *ctx, crk_stream s, const char *name, const cr
  * n_cols·sizeof(T)/32 threads (32 to 1024); otherwise softmax_<dt> with
  * the power of two >= n_cols / 8. Sums fold in groups of 32 lanes, then
  * over the groups: the rounding differs from Candle's 32-lane order,
- * within the family's tolerance. */
+ * within the family's tolerance.
+ *
+ * Few long rows (fewer than 256 rows of at least 12288 16-byte chunks, on
+ * the vector path, dst not overlapping src) split: each row into pieces
+ * of at most 2048 chunks, more while there are fewer than 256 blocks and
+ * a piece keeps 256 chunks, a block a piece. crk_softmax_part_<dt> stores
+ * each piece's max and sum of exps in dst, crk_softmax_fin_<dt> combines
+ * them (S = sum of s·exp(m - max), so only the sum rounds otherwise) and
+ * overwrites dst: two launches on s. */
 crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
                        size_t n_cols);
 /* rmsnorm_<dt> / layernorm_<dt> of n_rows contiguous rows of n_cols; alpha

@@ -54,6 +54,16 @@ template <class T, int V> struct RowChunks {
         x = src + row * cols, y = dst + row * cols;
         tid = tid_, threads = threads_;
     }
+    /* Piece j of `pieces` (crk_softmax's split rows): chunks [lo(j),
+     * lo(j + 1)) with lo(j) = j·chunks / pieces, so pieces differ by at
+     * most one chunk. */
+    static CRK_DEV unsigned piece_lo(unsigned j, unsigned chunks, unsigned pieces) {
+        return (unsigned)((unsigned long long)j * chunks / pieces);
+    }
+    CRK_DEV void narrow(unsigned j, unsigned pieces) {
+        const unsigned lo = piece_lo(j, chunks, pieces), hi = piece_lo(j + 1, chunks, pieces);
+        x += (size_t)lo * V, y += (size_t)lo * V, chunks = hi - lo;
+    }
     CRK_DEV Pack<T, V> load(const T *p, unsigned q) const { return load_pack<T, V>(p + (size_t)q * V); }
     CRK_DEV void store(unsigned q, const Pack<T, V> &o) const { store_pack<T, V>(y + (size_t)q * V, o); }
     template <int Unroll, class F> CRK_DEV void each_chunk(F f) const {
@@ -105,85 +115,111 @@ template <> struct Acc<double> { using T = double; };
 
 template <class A> CRK_DEV typename Acc<A>::T widen(A a) { return (typename Acc<A>::T)a; }
 template <class S> CRK_DEV float widen(H<S> a) { return a.f(); }
-/* inv applied in the row's type: 16-bit rounds inv first (Candle: T(inv)). */
-CRK_DEV float narrow_inv(float inv, float) { return inv; }
-CRK_DEV double narrow_inv(double inv, double) { return inv; }
-template <class S> CRK_DEV H<S> narrow_inv(float inv, H<S>) { return H<S>::make(inv); }
+/* An accumulator value in the row's arithmetic type: 16-bit rounds it
+ * (Candle: T(1/sum)); exact for a value that came from A (a piece's max). */
+CRK_DEV float narrow_as(float v, float) { return v; }
+CRK_DEV double narrow_as(double v, double) { return v; }
+template <class S> CRK_DEV H<S> narrow_as(float v, H<S>) { return H<S>::make(v); }
 
-/* softmax over row blockIdx.x, the block's threads over its chunks.
- * Candle's passes: max in T (maxg), exp(x - max) in T summed in the
- * accumulator, dst = e * T(1/sum). Rows of at most Held chunks a thread
- * keep their chunks and exps in registers (one read, one exp an element);
- * longer ones read the row three times and recompute the exps of the last
- * pass, bit for bit the ones summed. Either way a thread visits its chunks
- * in the same order, so both round alike. */
-template <int V, class T> CRK_DEV void softmax_rows(const T *src, T *dst, int n_cols) {
+/* Candle's passes over a row (or a piece of one: RowChunks::narrow): max in
+ * T (maxg), then exp(x - max) in T summed in the accumulator. Rows of at
+ * most Held chunks a thread keep their chunks and exps in registers (one
+ * read, one exp an element); longer ones read the row again, and the
+ * output pass recomputes the exps, bit for bit the ones summed. Either way
+ * a thread visits its chunks in the same order, so both round alike. */
+template <class T, int V, int Held> struct SoftmaxRow {
     using A = typename Arith<T>::A;
     using C = typename Acc<A>::T;
     using R = RowChunks<T, V>;
-    constexpr int Held = V == 1 ? 0 : 2; /* libcrk's blocks: about two chunks a thread */
-    __shared__ A slots_max[32];
-    __shared__ C slots_sum[32];
-    const R r(src, dst, blockIdx.x, n_cols, block_tid(), block_threads());
-    const auto fold_max = [](A a, A b) { return m::maxg(a, b); };
-    const auto fold_sum = [](C a, C b) { return a + b; };
+    const R &r;
+    A *slots_max;
+    C *slots_sum;
+    bool held;
+    Pack<T, V> p[Held ? Held : 1];
+    Pack<A, V> e[Held ? Held : 1];
     A mx = Lim<A>::lowest();
     C sum = 0;
-    if (Held && r.chunks <= (unsigned)Held * r.threads) { /* block-uniform */
-        Pack<T, V> p[Held ? Held : 1];
-        Pack<A, V> e[Held ? Held : 1];
+
+    CRK_DEV SoftmaxRow(const R &r_, A *smax, C *ssum)
+        : r(r_), slots_max(smax), slots_sum(ssum), held(Held && r_.chunks <= (unsigned)Held * r_.threads) {}
+    static CRK_DEV A fold_max(A a, A b) { return m::maxg(a, b); }
+    static CRK_DEV C fold_sum(C a, C b) { return a + b; }
+
+    /* mx and sum of the row, folded over the block (every thread has them). */
+    CRK_DEV void stats() {
+        if (held) { /* block-uniform */
 #pragma unroll
-        for (int k = 0; k < Held; ++k) {
-            const unsigned q = r.tid + k * r.threads;
-            if (q < r.chunks) {
-                p[k] = r.load(r.x, q);
+            for (int k = 0; k < Held; ++k) {
+                const unsigned q = r.tid + k * r.threads;
+                if (q < r.chunks) {
+                    p[k] = r.load(r.x, q);
 #pragma unroll
-                for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(p[k].v[j]));
-            }
-        }
-        mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
-#pragma unroll
-        for (int k = 0; k < Held; ++k)
-            if (r.tid + k * r.threads < r.chunks)
-#pragma unroll
-                for (int j = 0; j < V; ++j) {
-                    e[k].v[j] = m::exp(Arith<T>::in(p[k].v[j]) - mx);
-                    sum += widen(e[k].v[j]);
+                    for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(p[k].v[j]));
                 }
-        sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum);
-        const A inv = narrow_inv((C)1 / sum, mx);
-#pragma unroll
-        for (int k = 0; k < Held; ++k) {
-            const unsigned q = r.tid + k * r.threads;
-            if (q < r.chunks) {
-                Pack<T, V> o;
-#pragma unroll
-                for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(e[k].v[j] * inv);
-                r.store(q, o);
             }
+            mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
+#pragma unroll
+            for (int k = 0; k < Held; ++k)
+                if (r.tid + k * r.threads < r.chunks)
+#pragma unroll
+                    for (int j = 0; j < V; ++j) {
+                        e[k].v[j] = m::exp(Arith<T>::in(p[k].v[j]) - mx);
+                        sum += widen(e[k].v[j]);
+                    }
+        } else {
+            r.template each_chunk<R::unroll>([&](unsigned q) {
+                const Pack<T, V> v = r.load(r.x, q);
+#pragma unroll
+                for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(v.v[j]));
+            });
+            mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
+            r.template each_chunk<R::exp_unroll>([&](unsigned q) {
+                const Pack<T, V> v = r.load(r.x, q);
+#pragma unroll
+                for (int j = 0; j < V; ++j) sum += widen(m::exp(Arith<T>::in(v.v[j]) - mx));
+            });
         }
-        return;
+        sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum);
     }
-    r.template each_chunk<R::unroll>([&](unsigned q) {
-        const Pack<T, V> p = r.load(r.x, q);
+
+    /* dst = exp(x - mx) * T(1/sum), from the held exps or recomputed. */
+    CRK_DEV void write() const {
+        const A inv = narrow_as((C)1 / sum, mx);
+        if (held) {
 #pragma unroll
-        for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(p.v[j]));
-    });
-    mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
-    r.template each_chunk<R::exp_unroll>([&](unsigned q) {
-        const Pack<T, V> p = r.load(r.x, q);
+            for (int k = 0; k < Held; ++k) {
+                const unsigned q = r.tid + k * r.threads;
+                if (q < r.chunks) {
+                    Pack<T, V> o;
 #pragma unroll
-        for (int j = 0; j < V; ++j) sum += widen(m::exp(Arith<T>::in(p.v[j]) - mx));
-    });
-    sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum);
-    const A inv = narrow_inv((C)1 / sum, mx);
-    r.template each_chunk<R::exp_unroll>([&](unsigned q) {
-        const Pack<T, V> p = r.load(r.x, q);
-        Pack<T, V> o;
+                    for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(e[k].v[j] * inv);
+                    r.store(q, o);
+                }
+            }
+            return;
+        }
+        r.template each_chunk<R::exp_unroll>([&](unsigned q) {
+            const Pack<T, V> v = r.load(r.x, q);
+            Pack<T, V> o;
 #pragma unroll
-        for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(m::exp(Arith<T>::in(p.v[j]) - mx) * inv);
-        r.store(q, o);
-    });
+            for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(m::exp(Arith<T>::in(v.v[j]) - mx) * inv);
+            r.store(q, o);
+        });
+    }
+};
+
+/* libcrk's blocks hold about two chunks a thread; Candle's kernel none. */
+template <int V> struct SoftmaxHeld { static constexpr int n = V == 1 ? 0 : 2; };
+
+/* softmax over row blockIdx.x, the block's threads over its chunks. */
+template <int V, class T> CRK_DEV void softmax_rows(const T *src, T *dst, int n_cols) {
+    using S = SoftmaxRow<T, V, SoftmaxHeld<V>::n>;
+    __shared__ typename S::A slots_max[32];
+    __shared__ typename S::C slots_sum[32];
+    const typename S::R r(src, dst, blockIdx.x, n_cols, block_tid(), block_threads());
+    S row(r, slots_max, slots_sum);
+    row.stats();
+    row.write();
 }
 
 /* Candle's softmax_<dt>(src, dst, n_cols): a column at a time. */
@@ -191,6 +227,71 @@ template <class T> CRK_DEV void softmax(const T *src, T *dst, int n_cols) { soft
 /* libcrk's crk_softmax_vec_<dt>: 16 bytes a load (RowChunks' contract). */
 template <class T> CRK_DEV void softmax_vec(const T *src, T *dst, int n_cols) {
     softmax_rows<16 / (int)sizeof(T)>(src, dst, n_cols);
+}
+
+/* Few long rows (crk_softmax, include/crk.h): each row in `pieces` pieces
+ * (RowChunks::narrow), a block each (grid (pieces, rows)), in two launches.
+ * crk_softmax_part_<dt>: a piece's max m and its sum s of exp(x - m), as
+ * above, stored in slot blockIdx.x of every piece's own span of dst (so
+ * dst must not overlap src, and a piece must span pieces·sizeof(Part)
+ * bytes: crk_softmax checks both). crk_softmax_fin_<dt>: a piece reads the
+ * row's parts from its own span, then overwrites the span with
+ * dst = exp(x - M) * T(1/S), M = max m, S = sum of s·exp(m - M) (fused)
+ * in the accumulator, a thread's parts in order, then the block's fold. Only S rounds unlike Candle's (the sums of the pieces'
+ * exps, rescaled), within the family's tolerance. Any block size is
+ * correct; piece chunks <= 2·threads are held in registers. */
+template <class C> struct SoftmaxPart { C m, s; };
+
+template <class T> struct SoftmaxSplit {
+    static constexpr int V = 16 / (int)sizeof(T);
+    using S = SoftmaxRow<T, V, SoftmaxHeld<V>::n>;
+    using P = SoftmaxPart<typename S::C>;
+    /* Piece j's span of row `row` in dst, as the row's slots. */
+    static CRK_DEV P *span(T *dst, const typename S::R &row, unsigned j, unsigned pieces) {
+        return (P *)(dst + (size_t)blockIdx.y * row.cols + (size_t)RowChunks<T, V>::piece_lo(j, row.chunks, pieces) * V);
+    }
+};
+
+template <class T> CRK_DEV void softmax_part(const T *src, T *dst, int n_cols, int pieces) {
+    using Sp = SoftmaxSplit<T>;
+    using S = typename Sp::S;
+    __shared__ typename S::A slots_max[32];
+    __shared__ typename S::C slots_sum[32];
+    const typename S::R row(src, dst, blockIdx.y, n_cols, block_tid(), block_threads());
+    typename S::R r = row;
+    r.narrow(blockIdx.x, (unsigned)pieces);
+    S piece(r, slots_max, slots_sum);
+    piece.stats();
+    const typename Sp::P part = {widen(piece.mx), piece.sum};
+    for (unsigned i = r.tid; i < (unsigned)pieces; i += r.threads) Sp::span(dst, row, i, (unsigned)pieces)[blockIdx.x] = part;
+}
+
+template <class T> CRK_DEV void softmax_fin(const T *src, T *dst, int n_cols, int pieces) {
+    using Sp = SoftmaxSplit<T>;
+    using S = typename Sp::S;
+    using A = typename S::A;
+    using C = typename S::C;
+    __shared__ A slots_max[32];
+    __shared__ C slots_sum[32];
+    const typename S::R row(src, dst, blockIdx.y, n_cols, block_tid(), block_threads());
+    typename S::R r = row;
+    r.narrow(blockIdx.x, (unsigned)pieces);
+    const typename Sp::P *parts = Sp::span(dst, row, blockIdx.x, (unsigned)pieces);
+    S piece(r, slots_max, slots_sum);
+    for (unsigned i = r.tid; i < (unsigned)pieces; i += r.threads) piece.mx = m::maxg(piece.mx, narrow_as(parts[i].m, A{}));
+    piece.mx = block_fold(piece.mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, S::fold_max);
+    const C mc = widen(piece.mx);
+    for (unsigned i = r.tid; i < (unsigned)pieces; i += r.threads) {
+        /* a piece of -inf (m = -inf, s = NaN) adds nothing below a finite M */
+        const C w = m::exp(parts[i].m - mc);
+        if (w != (C)0) piece.sum = fma(parts[i].s, w, piece.sum);
+    }
+    /* No barrier before the span is overwritten: every thread read its
+     * parts before the sum's fold (whose barrier, or one wave's shuffles,
+     * every output waits for). */
+    piece.sum = block_fold(piece.sum, r.tid, r.threads, (C)0, slots_sum, S::fold_sum);
+    piece.held = false;
+    piece.write();
 }
 
 /* ---------------------------------------------------------------- norms */

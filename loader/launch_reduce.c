@@ -165,6 +165,52 @@ static crk_status own_variant(const crk_kernel_info *ki, const char *name, const
                     crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)), helper);
 }
 
+/* 1 if [a, a + n) and [b, b + m) share a byte. */
+static int overlap(const void *a, size_t n, const void *b, size_t m) {
+    const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y + m && y < x + n;
+}
+
+/* Few long rows (include/crk.h): the pieces a row splits into, or 0 to keep
+ * a block a row. Fewer rows than about a wave of blocks (256) and rows of
+ * at least 12288 16-byte chunks: pieces of at most 2048 chunks (a block
+ * holds them in registers), more while there are fewer than 256 blocks
+ * and a piece keeps 256 chunks. Each launch costs about 5 us on the H100,
+ * so shorter rows gain nothing (32x32768 f32, 8192 chunks: 11.3 us in a
+ * block a row, 12.3 split) where 32x128256 (16032 chunks bf16, 32064 f32)
+ * gains 1.2-1.3x (docs/runs/2026-11-24e-h100-softmax-split-rules.txt). A
+ * piece's span of dst must hold the row's parts (kernels/rows.h
+ * SoftmaxSplit). */
+static size_t split_pieces(size_t n_rows, size_t chunks, size_t part_bytes) {
+    if (n_rows >= 256 || chunks < 12288) return 0;
+    size_t p = (chunks + 2047) / 2048;
+    const size_t want = (256 + n_rows - 1) / n_rows, most = chunks / 256;
+    if (p < (want < most ? want : most)) p = want < most ? want : most;
+    return p * part_bytes <= chunks / p * 16 ? p : 0;
+}
+
+/* The two launches of a split row (kernels/rows.h): grid (pieces, rows),
+ * about two chunks of a piece a thread. */
+static crk_status softmax_split(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const void *src, void *dst,
+                                size_t n_rows, size_t n_cols, size_t chunks, size_t pieces) {
+    static const char *const step[2] = {"part", "fin"};
+    unsigned t = 32;
+    while (t < 1024 && (size_t)t * 2 < (chunks + pieces - 1) / pieces) t *= 2;
+    const unsigned grid[3] = {(unsigned)pieces, (unsigned)n_rows, 1}, block[3] = {t, 1, 1};
+    for (int i = 0; i < 2; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "crk_softmax_%s_%s", step[i], crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
+        const crk_kernel_info *k = crk_kernel_find(name);
+        if (!k) return crk_fail(CRK_E_NOT_FOUND, "%s: its split-row kernel %s is missing", ki->name, name);
+        arg_pack a = {.out = dst, .in = {src}};
+        const double sc[2] = {(double)n_cols, (double)pieces};
+        crk_status st = crk_pack_args(k, &a, sc, 2, NULL);
+        if (st == CRK_OK) st = crk_launch_shaped(ctx, s, k, NULL, 0, &a, grid, block);
+        if (st != CRK_OK) return st;
+    }
+    return CRK_OK;
+}
+
 crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t n_rows,
                        size_t n_cols) {
     crk_status st = CRK_OK;
@@ -178,9 +224,15 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
     unsigned t = 32;
     const void *const ptrs[4] = {src, dst, NULL, NULL};
     const crk_kernel_info *vk = vec_kernel(ki, n_cols, ptrs, &t);
-    if (vk) ki = vk;
-    else
+    if (vk) {
+        const size_t sz = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)), chunks = n_cols * sz / 16,
+                     bytes = n_rows * n_cols * sz;
+        const size_t pieces = overlap(src, bytes, dst, bytes) ? 0 : split_pieces(n_rows, chunks, sz == 8 ? 16 : 8);
+        if (pieces > 1) return softmax_split(ctx, s, ki, src, dst, n_rows, n_cols, chunks, pieces);
+        ki = vk;
+    } else {
         while (t < 1024 && (size_t)t * 8 < n_cols) t *= 2;
+    }
     arg_pack a = {.out = dst, .in = {src}};
     const double sc[1] = {(double)n_cols};
     if ((st = crk_pack_args(ki, &a, sc, 1, NULL)) != CRK_OK) return st;

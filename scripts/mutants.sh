@@ -72,6 +72,10 @@ spawn lanepack 'fast_sum_f32' reduce reduce.h 's/const Pack<T, R> p = load_pack<
 spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], sh\[i + s \* W\]);/sh[i] = step(sh[i], sh[i + s]);/'
 # softmax: a thread's second held chunk is written with its first chunk's exps
 spawn held 'crk_softmax_vec_*' reduce rows.h 's/o.v\[j\] = Arith<T>::out(e\[k\].v\[j\] \* inv);/o.v[j] = Arith<T>::out(e[0].v[j] * inv);/'
+# softmax split rows: a piece of -inf (m = -inf, s = NaN) is added as s·0 = NaN, not left out
+spawn splitinf 'crk_softmax_fin_*' reduce rows.h 's/if (w != (C)0) piece.sum = fma/piece.sum = fma/'
+# softmax split rows: a piece stores its part in slot i of span i, not in its own slot
+spawn splitslot 'crk_softmax_part_*' reduce rows.h 's/Sp::span(dst, row, i, (unsigned)pieces)\[blockIdx.x\] = part/Sp::span(dst, row, i, (unsigned)pieces)[i] = part/'
 # rope: libcrk's interleaved runs pair an element with the next pair's first (x1 = element 2k + 2)
 spawn ropevec 'crk_rope_i_vec_*' reduce rope.h 's/x1.v\[k\] = at2(lo, hi, 2 \* k + 1);/x1.v[k] = at2(lo, hi, (2 * k + 2) % (2 * P));/'
 # reduce: argmin takes a later equal value (ties must keep the first)

@@ -1,19 +1,25 @@
 /* fam_rows.c — softmax_<dt>, rmsnorm_<dt>, layernorm_<dt>: row case i
  * (ROWS, one per layout case index) gives contiguous rows x cols, the
  * source sliced by i % 3 elements. Row lengths 1, 31, 32, 33, 1023, 1024,
- * 1025, 4096, 32768, 2^20; many short rows; NaN and +-inf inside rows; NULL
+ * 1025, 4096, 32768, 40000, 2^20; many short rows; NaN and +-inf inside
+ * rows; a row whose first third is -inf and an all -inf row; NULL
  * alpha/beta; no rows. Candle's shapes: softmax grid (rows), block
  * (1,32,1); norms block_size = 32 below 1024 columns, else 1024, as blockDim.x
  * and as the argument; crk_softmax's own block (row_threads); the helpers
  * on 16-byte chunks where the row allows (vec_threads).
  * libcrk's crk_*_vec_<dt> run alone on the rows their contract takes
- * (sliced by whole chunks), with libcrk's block and with 32 threads. The
- * reference folds in the same lane and chunk order, so the tolerances
- * (values.c) do not grow with the row length. */
+ * (sliced by whole chunks), with libcrk's block and with 32 threads.
+ * crk_softmax's split rows: crk_softmax_part_<dt> then _fin_<dt> in
+ * libcrk's pieces and block, and in 3 pieces of 32 threads (pieces of more
+ * than 64 chunks: the re-reading path); crk_softmax_fin_<dt> alone from
+ * the reference's parts; crk_softmax on the rows it splits (3x40000
+ * f64, 1x2^20). The reference folds in the same lane, chunk and piece
+ * order, so the tolerances (values.c) do not grow with the row length. */
 #include "suite.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -27,6 +33,7 @@ static const rows_case ROWS[] = {
     {"2x1025", 2, 1025, 0, 0},    {"4x4096", 4, 4096, 0, 0},    {"1x32768", 1, 32768, 0, 0},
     {"1x2^20", 1, 1 << 20, 0, 0}, {"300x7", 300, 7, 0, 0},      {"5x100 NaN/inf", 5, 100, 1, 0},
     {"3x64 NULL alpha/beta", 3, 64, 0, 1}, {"0x16", 0, 16, 0, 0},
+    {"2x96 -inf runs", 2, 96, 2, 0},  {"3x40000", 3, 40000, 0, 0},
 };
 #define N_ROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -54,6 +61,24 @@ static unsigned vec_threads(size_t chunks) {
 }
 static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) == 0; }
 
+/* crk_softmax's split rows (include/crk.h): 1 for crk_softmax_part_<dt>
+ * (run with _fin_), 2 for crk_softmax_fin_<dt> (alone). */
+static int split_kind(const crk_kernel_info *ki) {
+    return !strcmp(ki->op, "crk_softmax_part") ? 1 : !strcmp(ki->op, "crk_softmax_fin") ? 2 : 0;
+}
+static size_t part_bytes(crk_dtype dt) { return dt == CRK_F64 ? 16 : 8; }
+/* libcrk's pieces for rows of `chunks` (gated: crk_softmax splits only
+ * fewer than 256 rows of at least 12288 chunks; 1 where a piece could not
+ * hold the parts) and their block (about two chunks a thread). */
+static size_t lib_pieces(size_t rows, size_t chunks, crk_dtype dt, int gated) {
+    if (gated && (rows >= 256 || chunks < 12288)) return 0;
+    size_t p = (chunks + 2047) / 2048;
+    const size_t want = (256 + rows - 1) / (rows ? rows : 1), most = chunks / 256, m = want < most ? want : most;
+    if (p < m) p = m;
+    return p * part_bytes(dt) <= chunks / p * 16 ? p : gated ? 0 : 1;
+}
+static unsigned split_threads(size_t chunks, size_t pieces) { return vec_threads((chunks + pieces - 1) / pieces); }
+
 static void fill_uniform(crk_dtype dt, unsigned char *buf, size_t n, double lo, double hi, rng_t *r) {
     const size_t sz = crk_dtype_size(dt);
     for (size_t i = 0; i < n; i++) {
@@ -66,7 +91,7 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const rows_case *rc = &ROWS[lc - CASES];
     const crk_dtype dt = (crk_dtype)ki->dtypes[0];
     const int softmax = ki->family_id == CRK_FAMILY_SOFTMAX, layer = strstr(ki->op, "layernorm") != NULL;
-    const int vec = is_vec(ki), candle = S->shape == SHAPE_CANDLE;
+    const int vec = is_vec(ki), candle = S->shape == SHAPE_CANDLE, split = split_kind(ki);
     const unsigned chunk = chunk_of(dt);
     /* sliced by 0-2 elements; the vector kernels by whole chunks (their contract) */
     const size_t sz = crk_dtype_size(dt), n = rc->rows * rc->cols, off = (size_t)(lc - CASES) % 3 * (vec ? chunk : 1);
@@ -76,15 +101,25 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const void *db = rc->no_affine ? NULL : (const char *)S->dev[2] + bofs;
     /* the order the launched kernel folds in: threads a row, columns a chunk */
     unsigned threads = row_threads(ki, rc->cols, candle), used_chunk = 1;
-    if (vec) /* Candle's shape slot: libcrk's block; the other: 32 threads, many chunks each */
+    size_t pieces = 0; /* split rows: pieces a row */
+    if (split) /* Candle's shape slot: libcrk's pieces and block; the other: 3 pieces of 32 threads */
+        used_chunk = chunk, pieces = candle ? lib_pieces(rc->rows, rc->cols / chunk, dt, 0) : 3,
+        threads = candle ? split_threads(rc->cols / chunk, pieces) : 32;
+    else if (vec) /* Candle's shape slot: libcrk's block; the other: 32 threads, many chunks each */
         used_chunk = chunk, threads = candle ? vec_threads(rc->cols / chunk) : 32;
     else if (!candle && rc->cols % chunk == 0 && aligned16(dsrc) && aligned16(S->dev[1]) &&
-             (softmax || (aligned16(da) && aligned16(db)))) /* the helper takes the vector kernel */
+             (softmax || (aligned16(da) && aligned16(db)))) { /* the helper takes the vector kernel */
         used_chunk = chunk, threads = vec_threads(rc->cols / chunk);
+        if (softmax && (pieces = lib_pieces(rc->rows, rc->cols / chunk, dt, 1)) != 0) /* and splits the rows */
+            threads = split_threads(rc->cols / chunk, pieces);
+    }
     const float eps = 1e-5f;
-    char cname[160];
-    snprintf(cname, sizeof cname, "rows %s%s", rc->name, candle ? (vec ? ", libcrk's block" : ", Candle's launch shape")
-                                                           : (vec ? ", 32 threads a row" : ""));
+    char cname[160], how[64] = "";
+    if (split) snprintf(how, sizeof how, ", %zu pieces of %u threads%s", pieces, threads, split == 2 ? ", fin alone" : "");
+    else if (pieces) snprintf(how, sizeof how, ", split in %zu pieces", pieces);
+    snprintf(cname, sizeof cname, "rows %s%s%s", rc->name,
+             candle && !split ? (vec ? ", libcrk's block" : ", Candle's launch shape") : (vec && !split ? ", 32 threads a row" : ""),
+             how);
     unsigned char *src = S->host[0], *got = S->host[1], *want = S->host[2], *alpha = S->host[3];
     unsigned char *beta = alpha + bofs;
     double *xs = (double *)S->host[4];
@@ -92,28 +127,64 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
      * non-zero, so layernorm's E[x^2] - mean^2 keeps its precision) */
     fill_uniform(dt, src, off + n, softmax ? -10 : -2, softmax ? 10 : 3, &S->rng);
     fill_uniform(dt, alpha, 2 * (rc->cols + 1), -2, 2, &S->rng);
-    if (rc->specials) {
+    if (rc->specials == 2) { /* row 0: its first third -inf; the others: all -inf */
+        const double ninf = -INFINITY;
+        for (size_t r = 0; r < rc->rows; r++)
+            for (size_t c = 0; c < (r ? rc->cols : rc->cols / 3); c++) ref_cast(CRK_F64, dt, &ninf, src + (off + r * rc->cols + c) * sz);
+    } else if (rc->specials) {
         const double sp[3] = {NAN, INFINITY, -INFINITY};
         for (size_t r = 0; r < rc->rows; r++) /* row r gets specials r % 4 (row 0: none) */
             for (unsigned k = 0; k < r % 4; k++)
                 ref_cast(CRK_F64, dt, &sp[(r + k) % 3], src + (off + r * rc->cols + rng_next(&S->rng) % rc->cols) * sz);
     }
     const void *a = rc->no_affine ? NULL : alpha, *b = rc->no_affine ? NULL : beta;
+    double *pm = pieces && rc->rows ? malloc(2 * rc->rows * pieces * sizeof(double)) : NULL;
+    double *ps = pm ? pm + rc->rows * pieces : NULL;
+    if (pieces && rc->rows && !pm) abort();
     for (size_t r = 0; r < rc->rows; r++) {
         const unsigned char *row = src + (off + r * rc->cols) * sz;
         unsigned char *o = want + r * rc->cols * sz;
-        if (softmax) ref_softmax(dt, row, rc->cols, threads, used_chunk, o);
+        if (pieces) {
+            ref_softmax_parts(dt, row, rc->cols, pieces, threads, used_chunk, pm + r * pieces, ps + r * pieces);
+            ref_softmax_split(dt, row, rc->cols, pieces, threads, pm + r * pieces, ps + r * pieces, o);
+        } else if (softmax) ref_softmax(dt, row, rc->cols, threads, used_chunk, o);
         else if (layer) ref_layernorm(dt, row, a, b, rc->cols, threads, used_chunk, eps, o);
         else ref_rmsnorm(dt, row, a, rc->cols, threads, used_chunk, eps, o);
     }
     for (size_t i = 0; i < n; i++) xs[i] = ref_value_f64(dt, want + i * sz);
     const unsigned char poison = poison_byte(S);
     memset(got, poison, (n + GUARD) * sz);
+    if (split == 2) /* fin alone: the reference's parts in every piece's span */
+        for (size_t r = 0; r < rc->rows; r++)
+            for (size_t i = 0; i < pieces; i++) {
+                unsigned char *span = got + (r * rc->cols + ref_softmax_piece_lo(i, rc->cols / chunk, pieces) * chunk) * sz;
+                for (size_t j = 0; j < pieces; j++) {
+                    const double mj = pm[r * pieces + j], sj = ps[r * pieces + j];
+                    if (dt == CRK_F64) memcpy(span + j * 16, &mj, 8), memcpy(span + j * 16 + 8, &sj, 8);
+                    else {
+                        const float part[2] = {(float)mj, (float)sj};
+                        memcpy(span + j * 8, part, 8);
+                    }
+                }
+            }
+    free(pm);
     if (upload(S, S->dev[0], src, (off + n) * sz) || upload(S, S->dev[2], alpha, bofs + (rc->cols + 1) * sz) ||
         upload(S, S->dev[1], got, (n + GUARD) * sz))
         return gpu_ok(CRK_E_GPU, ki, cname), 1;
     crk_status st = CRK_OK;
-    if (candle || vec) {
+    if (split) {
+        if (rc->rows) {
+            const void *in[1] = {dsrc};
+            const double sc[2] = {(double)rc->cols, (double)pieces};
+            const raw_launch rl = {NULL, 0, 0, 1, in, S->dev[1], sc, NULL, (unsigned)pieces, {threads, 1, 1}, 0};
+            char fin[64];
+            snprintf(fin, sizeof fin, "crk_softmax_fin_%s", crk_dtype_name(dt));
+            const crk_kernel_info *fk = crk_kernel_find(fin);
+            st = fk ? CRK_OK : CRK_E_NOT_FOUND;
+            if (st == CRK_OK && split == 1) st = launch_raw_2d(S, ki, &rl, (unsigned)rc->rows);
+            if (st == CRK_OK) st = launch_raw_2d(S, fk, &rl, (unsigned)rc->rows);
+        }
+    } else if (candle || vec) {
         if (rc->rows) { /* Candle launches nothing for no rows */
             const void *in[3] = {dsrc, da, db};
             const double sc[3] = {(double)rc->cols, (double)threads, (double)eps};
@@ -136,5 +207,8 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
 int rows_applies(const layout_case *lc, const crk_kernel_info *ki) {
     const size_t i = (size_t)(lc - CASES);
     if (i >= N_ROWS) return 0;
-    return !is_vec(ki) || ROWS[i].cols % chunk_of((crk_dtype)ki->dtypes[0]) == 0; /* the vector kernels' contract */
+    const unsigned chunk = chunk_of((crk_dtype)ki->dtypes[0]);
+    if (split_kind(ki)) /* the contract, and 3 pieces that hold 3 parts (f64: 48 bytes) */
+        return ROWS[i].cols % chunk == 0 && ROWS[i].cols / chunk >= 9;
+    return !is_vec(ki) || ROWS[i].cols % chunk == 0; /* the vector kernels' contract */
 }

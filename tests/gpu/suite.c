@@ -69,7 +69,8 @@ crk_dtype output_dtype(const crk_kernel_info *ki) {
     return CRK_U8;
 }
 
-crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block) {
+static crk_status launch_raw_y(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block,
+                               unsigned grid_y) {
     size_t numel = r->numel ? r->numel : r->nls ? crk_layout_numel(r->ls[0]) : r->work, nd = r->nls ? r->ls[0]->rank : 0;
     size_t info[4 * CRK_MAX_DIMS];
     const size_t work = r->work ? r->work : numel;
@@ -108,6 +109,14 @@ crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r
         sizes[i] = p->size;
     }
     unsigned grid[3] = {(unsigned)((work + block - 1) / block), 1, 1}, blk[3] = {block, 1, 1};
-    if (r->grid_x) grid[0] = r->grid_x, memcpy(blk, r->block3, sizeof blk);
+    if (r->grid_x) grid[0] = r->grid_x, grid[1] = grid_y, memcpy(blk, r->block3, sizeof blk);
     return crk_launch(S->ctx, NULL, ki->name, grid, blk, ki->shared_bytes, args, sizes, ki->nparams);
+}
+
+crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block) {
+    return launch_raw_y(S, ki, r, block, 1);
+}
+
+crk_status launch_raw_2d(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned grid_y) {
+    return launch_raw_y(S, ki, r, r->block3[0], grid_y);
 }

@@ -69,6 +69,8 @@ typedef struct {
     size_t numel;                /* != 0: the numel argument (index_select: the output's) */
 } raw_launch;
 crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block);
+/* The same with grid_x x grid_y blocks (r->grid_x set). */
+crk_status launch_raw_2d(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned grid_y);
 
 /* The dtype of the kernel's output (CRK_ROLE_OUTPUT parameter). */
 crk_dtype output_dtype(const crk_kernel_info *ki);

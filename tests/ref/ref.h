@@ -108,6 +108,16 @@ void ref_fast_reduce(const char *op, crk_dtype dt, const void *vals, size_t e, s
  * 16 bytes): max in T, exp(x - max) in T summed in f32 (f64 for f64),
  * T(1/sum). */
 void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, void *out);
+/* libcrk's split rows (crk_softmax_part/fin): piece j of `pieces` spans
+ * chunks [lo(j), lo(j + 1)), lo(j) = j·chunks / pieces; its part is its
+ * max m[j] (a T value) and sum s[j] (the accumulator's) under `threads`;
+ * ref_softmax_split combines them as crk_softmax_fin with `threads` and
+ * writes the row. */
+size_t ref_softmax_piece_lo(size_t j, size_t chunks, size_t pieces);
+void ref_softmax_parts(crk_dtype dt, const void *row, size_t n_cols, size_t pieces, unsigned threads, unsigned chunk,
+                       double *m, double *s);
+void ref_softmax_split(crk_dtype dt, const void *row, size_t n_cols, size_t pieces, unsigned threads,
+                       const double *m, const double *s, void *out);
 /* rmsnorm / layernorm of one row, f32 statistics summed over `threads` lanes
  * in chunks of `chunk` columns (1: Candle's kernels; crk_*_vec: 16 bytes),
  * then 32-lane butterflies and over the groups; alpha/beta may be NULL. */

@@ -154,38 +154,104 @@ static size_t next_col(size_t c, unsigned threads, unsigned chunk) {
     return (c + 1) % chunk ? c + 1 : c + 1 + (size_t)(threads - 1) * chunk;
 }
 
-void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, void *out) {
+/* A row's (or a piece's) max in T and sum of exp(x - max) in the
+ * accumulator (float, double for f64), as every thread of the block ends
+ * with them: Candle's passes in the kernels' lane and chunk order. */
+static void softmax_stats(crk_dtype dt, const unsigned char *row, size_t n_cols, unsigned threads, unsigned chunk,
+                          unsigned char mx[8], double *sum_out) {
     const size_t sz = ref_dtype_size(dt);
-    const int wide = dt == CRK_F64; /* accumulator: double for f64, else float */
-    unsigned char *mx = malloc(threads * 8), *sum = calloc(threads, 8), id[8] = {0}, e[8];
-    if (!mx || !sum) abort();
+    const int wide = dt == CRK_F64;
+    unsigned char *m = malloc(threads * 8), *sum = calloc(threads, 8), id[8] = {0}, e[8];
+    if (!m || !sum) abort();
     extreme(dt, 0, id);
     for (unsigned l = 0; l < threads; l++) {
-        memcpy(mx + l * 8, id, sz);
+        memcpy(m + l * 8, id, sz);
         for (size_t c = first_col(l, chunk); c < n_cols; c = next_col(c, threads, chunk))
-            fold_max(mx + l * 8, (const unsigned char *)row + c * sz, &dt);
+            fold_max(m + l * 8, row + c * sz, &dt);
     }
-    block_fold(mx, threads, 8, id, fold_max, &dt);
+    block_fold(m, threads, 8, id, fold_max, &dt);
     for (unsigned l = 0; l < threads; l++)
         for (size_t c = first_col(l, chunk); c < n_cols; c = next_col(c, threads, chunk)) {
-            exp_shifted(dt, (const unsigned char *)row + c * sz, mx, e);
+            exp_shifted(dt, row + c * sz, m, e);
             if (wide) *(double *)(sum + l * 8) += ref_value_f64(dt, e);
             else *(float *)(sum + l * 8) += (float)ref_value_f64(dt, e);
         }
     const unsigned char zero[8] = {0};
     block_fold(sum, threads, 8, zero, wide ? fold_f64 : fold_f32, NULL);
-    unsigned char inv[8];
-    if (wide) {
-        const double v = 1.0 / *(double *)sum;
+    memcpy(mx, m, 8);
+    *sum_out = wide ? *(double *)sum : (double)*(float *)sum;
+    free(m), free(sum);
+}
+
+/* dst = exp(x - mx) * T(1/sum) (16-bit rounds 1/sum to T first). */
+static void softmax_out(crk_dtype dt, const unsigned char *row, size_t n_cols, const unsigned char mx[8], double sum,
+                        void *out) {
+    const size_t sz = ref_dtype_size(dt);
+    unsigned char inv[8], e[8];
+    if (dt == CRK_F64) {
+        const double v = 1.0 / sum;
         memcpy(inv, &v, 8);
     } else {
-        refi_store_float(dt, (double)(1.0f / *(float *)sum), inv); /* T(1/sum): 16-bit rounds inv first */
+        refi_store_float(dt, (double)(1.0f / (float)sum), inv);
     }
     for (size_t c = 0; c < n_cols; c++) {
-        exp_shifted(dt, (const unsigned char *)row + c * sz, mx, e);
+        exp_shifted(dt, row + c * sz, mx, e);
         ref_binary("mul", dt, e, inv, (unsigned char *)out + c * sz);
     }
-    free(mx), free(sum);
+}
+
+void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, void *out) {
+    unsigned char mx[8];
+    double sum;
+    softmax_stats(dt, row, n_cols, threads, chunk, mx, &sum);
+    softmax_out(dt, row, n_cols, mx, sum, out);
+}
+
+size_t ref_softmax_piece_lo(size_t j, size_t chunks, size_t pieces) { return j * chunks / pieces; }
+
+void ref_softmax_parts(crk_dtype dt, const void *row, size_t n_cols, size_t pieces, unsigned threads, unsigned chunk,
+                       double *m, double *s) {
+    const size_t sz = ref_dtype_size(dt), chunks = n_cols / chunk;
+    for (size_t j = 0; j < pieces; j++) {
+        const size_t lo = ref_softmax_piece_lo(j, chunks, pieces), hi = ref_softmax_piece_lo(j + 1, chunks, pieces);
+        unsigned char mx[8];
+        softmax_stats(dt, (const unsigned char *)row + lo * chunk * sz, (hi - lo) * chunk, threads, chunk, mx, &s[j]);
+        m[j] = ref_value_f64(dt, mx);
+    }
+}
+
+/* crk_softmax_fin's combine: thread l folds parts l, l + threads, ...
+ * (max in T, then s·exp(m - M) fused into the accumulator, a -inf piece
+ * adding nothing), then the block folds. */
+void ref_softmax_split(crk_dtype dt, const void *row, size_t n_cols, size_t pieces, unsigned threads,
+                       const double *m, const double *s, void *out) {
+    const int wide = dt == CRK_F64;
+    unsigned char *mt = malloc(threads * 8), *st = calloc(threads, 8), id[8] = {0}, v[8];
+    if (!mt || !st) abort();
+    extreme(dt, 0, id);
+    for (unsigned l = 0; l < threads; l++) {
+        memcpy(mt + l * 8, id, 8);
+        for (size_t i = l; i < pieces; i += threads) {
+            refi_store_float(dt, m[i], v); /* exact: m[i] is a T value */
+            fold_max(mt + l * 8, v, &dt);
+        }
+    }
+    block_fold(mt, threads, 8, id, fold_max, &dt);
+    const double M = ref_value_f64(dt, mt);
+    for (unsigned l = 0; l < threads; l++)
+        for (size_t i = l; i < pieces; i += threads) {
+            if (wide) {
+                const double w = exp(m[i] - M);
+                if (w != 0) *(double *)(st + l * 8) = fma(s[i], w, *(double *)(st + l * 8));
+            } else {
+                const float w = expf((float)m[i] - (float)M);
+                if (w != 0) *(float *)(st + l * 8) = fmaf((float)s[i], w, *(float *)(st + l * 8));
+            }
+        }
+    const unsigned char zero[8] = {0};
+    block_fold(st, threads, 8, zero, wide ? fold_f64 : fold_f32, NULL);
+    softmax_out(dt, row, n_cols, mt, wide ? *(double *)st : (double)*(float *)st, out);
+    free(mt), free(st);
 }
 
 /* --------------------------------------------------------------- norms */

@@ -197,7 +197,7 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_BINARY] = {"binary", 1, 1, 1, 2, 0},  [CRK_FAMILY_CMP] = {"cmp", 1, 1, 1, 2, 0},
         [CRK_FAMILY_FILL] = {"fill", 1, 0, 0, 0, 1},      [CRK_FAMILY_CONST_SET] = {"const_set", 1, 1, 1, 0, 1},
         [CRK_FAMILY_COPY2D] = {"copy2d", 0, 0, 0, 1, 4},
-        [CRK_FAMILY_REDUCE] = {"reduce", 1, 1, 1, 1, 1}, [CRK_FAMILY_SOFTMAX] = {"softmax", 0, 0, 0, 1, 1},
+        [CRK_FAMILY_REDUCE] = {"reduce", 1, 1, 1, 1, 1}, [CRK_FAMILY_SOFTMAX] = {"softmax", 0, 0, 0, 1, -1},
         [CRK_FAMILY_NORM] = {"norm", 0, 0, 0, -1, 3},     [CRK_FAMILY_ROPE] = {"rope", 0, 0, 0, 3, -1},
         [CRK_FAMILY_INDEXING] = {"indexing", -1, -1, -1, 2, -1},
         [CRK_FAMILY_SORT] = {"sort", 0, 0, 0, -1, -1},    [CRK_FAMILY_SUM] = {"sum", 1, 1, 1, 1, 1},
@@ -237,10 +237,13 @@ START_TEST(parameters_have_roles) {
          * sort: asort_* and crk_asort_chunk_* take (x, dst, 2 sizes), merge (x, src, dst, 3 sizes) */
         const int is = !strcmp(ki->op, "is"), gather = !strcmp(ki->op, "gather");
         const int merge = ki->family_id == CRK_FAMILY_SORT && strstr(ki->op, "merge") != NULL;
+        /* softmax: crk_softmax_part/fin take n_cols and pieces */
+        const int split = !strcmp(ki->op, "crk_softmax_part") || !strcmp(ki->op, "crk_softmax_fin");
         const int scalars = fam[ki->family_id].scalars >= 0       ? fam[ki->family_id].scalars
                             : ki->family_id == CRK_FAMILY_ROPE     ? rope
                             : ki->family_id == CRK_FAMILY_INDEXING ? 4 + !strcmp(ki->op, "ia")
                             : ki->family_id == CRK_FAMILY_SORT     ? 2 + merge
+                            : ki->family_id == CRK_FAMILY_SOFTMAX  ? 1 + split
                                                                    : unary1;
         const int numel = fam[ki->family_id].numel >= 0 ? fam[ki->family_id].numel : is || gather;
         const int num_dims = fam[ki->family_id].num_dims >= 0 ? fam[ki->family_id].num_dims : is;
