@@ -154,6 +154,7 @@ static const gen_op SORT_OPS[] = {
 };
 static const gen_op SOFTMAX_OPS[] = {
     {"softmax", "crk::softmax", NULL, 0, NULL, 0}, {"crk_softmax_vec", "crk::softmax_vec", NULL, 0, NULL, 0},
+    {"crk_softmax_wide", "crk::softmax_wide", NULL, 0, NULL, 1},
     {"crk_softmax_part", "crk::softmax_part", SIG_SOFTMAX_SPLIT, 0, NULL, 0},
     {"crk_softmax_fin", "crk::softmax_fin", SIG_SOFTMAX_SPLIT, 0, NULL, 0},
 };

@@ -32,12 +32,19 @@ static int middle_run(const crk_layout *l, const size_t *sum_dims, size_t n, siz
     return 1;
 }
 
+/* libcrk's crk_<op>_<dt> of ki's dtype, or NULL. */
+static const crk_kernel_info *own_kernel(const crk_kernel_info *ki, const char *op) {
+    char name[64];
+    snprintf(name, sizeof name, "crk_%s_%s", op, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
+    return crk_kernel_find(name);
+}
+
 /* libcrk's crk_fast_<op>_cols_<dt> beside fast_<op>_<dt> (the registry
  * has one for every sum/min/max). */
 static const crk_kernel_info *cols_kernel(const crk_kernel_info *ki) {
-    char name[64];
-    snprintf(name, sizeof name, "crk_fast_%s_cols_%s", ki->op, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
-    return crk_kernel_find(name);
+    char op[32];
+    snprintf(op, sizeof op, "fast_%s_cols", ki->op);
+    return own_kernel(ki, op);
 }
 
 /* The column kernel over (B, E, C) (kernels/reduce.h): W adjacent columns
@@ -137,9 +144,9 @@ static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) ==
 
 /* libcrk's crk_<op>_vec_<dt> beside Candle's <op>_<dt>, or NULL. */
 static const crk_kernel_info *vec_variant(const crk_kernel_info *ki) {
-    char name[64];
-    snprintf(name, sizeof name, "crk_%s_vec_%s", ki->op, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
-    return crk_kernel_find(name);
+    char op[32];
+    snprintf(op, sizeof op, "%s_vec", ki->op);
+    return own_kernel(ki, op);
 }
 
 /* Our crk_<op>_vec_<dt> for rows of 16-byte chunks (n_cols a multiple of
@@ -193,15 +200,13 @@ static size_t split_pieces(size_t n_rows, size_t chunks, size_t part_bytes) {
  * about two chunks of a piece a thread. */
 static crk_status softmax_split(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const void *src, void *dst,
                                 size_t n_rows, size_t n_cols, size_t chunks, size_t pieces) {
-    static const char *const step[2] = {"part", "fin"};
+    static const char *const step[2] = {"softmax_part", "softmax_fin"};
     unsigned t = 32;
     while (t < 1024 && (size_t)t * 2 < (chunks + pieces - 1) / pieces) t *= 2;
     const unsigned grid[3] = {(unsigned)pieces, (unsigned)n_rows, 1}, block[3] = {t, 1, 1};
     for (int i = 0; i < 2; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "crk_softmax_%s_%s", step[i], crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
-        const crk_kernel_info *k = crk_kernel_find(name);
-        if (!k) return crk_fail(CRK_E_NOT_FOUND, "%s: its split-row kernel %s is missing", ki->name, name);
+        const crk_kernel_info *k = own_kernel(ki, step[i]);
+        if (!k) return crk_fail(CRK_E_NOT_FOUND, "%s: its split-row kernel crk_%s is missing", ki->name, step[i]);
         arg_pack a = {.out = dst, .in = {src}};
         const double sc[2] = {(double)n_cols, (double)pieces};
         crk_status st = crk_pack_args(k, &a, sc, 2, NULL);
@@ -230,6 +235,11 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
         const size_t pieces = overlap(src, bytes, dst, bytes) ? 0 : split_pieces(n_rows, chunks, sz == 8 ? 16 : 8);
         if (pieces > 1) return softmax_split(ctx, s, ki, src, dst, n_rows, n_cols, chunks, pieces);
         ki = vk;
+        /* rows of 2049..8192 chunks: crk_softmax_wide_<dt>, up to 8 held a
+         * thread (kernels/rows.h), the power of two >= chunks / 8 threads */
+        const crk_kernel_info *wk = chunks > 2048 && chunks <= 8192 ? own_kernel(vk, "softmax_wide") : NULL;
+        if (wk)
+            for (ki = wk, t = 32; (size_t)t * 8 < chunks;) t *= 2;
     } else {
         while (t < 1024 && (size_t)t * 8 < n_cols) t *= 2;
     }

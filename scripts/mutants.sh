@@ -71,7 +71,9 @@ spawn lanepack 'fast_sum_f32' reduce reduce.h 's/const Pack<T, R> p = load_pack<
 # reduce: the column kernel's tree takes the wrong partner (the next column's value)
 spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], sh\[i + s \* W\]);/sh[i] = step(sh[i], sh[i + s]);/'
 # softmax: a thread's second held chunk is written with its first chunk's exps
-spawn held 'crk_softmax_vec_*' reduce rows.h 's/o.v\[j\] = Arith<T>::out(e\[k\].v\[j\] \* inv);/o.v[j] = Arith<T>::out(e[0].v[j] * inv);/'
+spawn held 'crk_softmax_vec_*' reduce rows.h 's/(KeepExps ? e\[k\].v\[j\] :/(KeepExps ? e[0].v[j] :/'
+# softmax wide rows: a thread's held chunks are written from its first chunk's exps (recomputed from p[0])
+spawn widep 'crk_softmax_wide_*' reduce rows.h 's/m::exp(Arith<T>::in(p\[k\].v\[j\]) - mx)) \* inv/m::exp(Arith<T>::in(p[0].v[j]) - mx)) * inv/'
 # softmax split rows: a piece of -inf (m = -inf, s = NaN) is added as s·0 = NaN, not left out
 spawn splitinf 'crk_softmax_fin_*' reduce rows.h 's/if (w != (C)0) piece.sum = fma/piece.sum = fma/'
 # softmax split rows: a piece stores its part in slot i of span i, not in its own slot

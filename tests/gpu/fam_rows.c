@@ -9,11 +9,15 @@
  * on 16-byte chunks where the row allows (vec_threads).
  * libcrk's crk_*_vec_<dt> run alone on the rows their contract takes
  * (sliced by whole chunks), with libcrk's block and with 32 threads.
- * crk_softmax's split rows: crk_softmax_part_<dt> then _fin_<dt> in
+ * crk_softmax_wide_<dt> (up to 8 chunks a thread held) likewise, libcrk's
+ * block being the power of two >= chunks / 8 threads (held at most 8
+ * chunks a thread; 32 threads re-read longer rows), and under crk_softmax
+ * on 1x32768 (bf16, f16, f32) and 3x40000 (bf16, f16). crk_softmax's split rows:
+ * crk_softmax_part_<dt> then _fin_<dt> in
  * libcrk's pieces and block, and in 3 pieces of 32 threads (pieces of more
  * than 64 chunks: the re-reading path); crk_softmax_fin_<dt> alone from
- * the reference's parts; crk_softmax on the rows it splits (3x40000
- * f64, 1x2^20). The reference folds in the same lane, chunk and piece
+ * the reference's parts; crk_softmax on the rows it splits (1x32768 and
+ * 3x40000 f64, 1x2^20). The reference folds in the same lane, chunk and piece
  * order, so the tolerances (values.c) do not grow with the row length. */
 #include "suite.h"
 #include <math.h>
@@ -78,6 +82,14 @@ static size_t lib_pieces(size_t rows, size_t chunks, crk_dtype dt, int gated) {
     return p * part_bytes(dt) <= chunks / p * 16 ? p : gated ? 0 : 1;
 }
 static unsigned split_threads(size_t chunks, size_t pieces) { return vec_threads((chunks + pieces - 1) / pieces); }
+/* crk_softmax_wide_<dt>: rows of 2049..8192 chunks under crk_softmax, up to
+ * 8 held a thread: the power of two >= chunks / 8 threads (32..1024). */
+static int is_wide(const crk_kernel_info *ki) { return !strcmp(ki->op, "crk_softmax_wide"); }
+static unsigned wide_threads(size_t chunks) {
+    unsigned t = 32;
+    while ((size_t)t * 8 < chunks && t < 1024) t *= 2;
+    return t;
+}
 
 static void fill_uniform(crk_dtype dt, unsigned char *buf, size_t n, double lo, double hi, rng_t *r) {
     const size_t sz = crk_dtype_size(dt);
@@ -106,12 +118,16 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         used_chunk = chunk, pieces = candle ? lib_pieces(rc->rows, rc->cols / chunk, dt, 0) : 3,
         threads = candle ? split_threads(rc->cols / chunk, pieces) : 32;
     else if (vec) /* Candle's shape slot: libcrk's block; the other: 32 threads, many chunks each */
-        used_chunk = chunk, threads = candle ? vec_threads(rc->cols / chunk) : 32;
+        used_chunk = chunk,
+        threads = !candle ? 32 : is_wide(ki) ? wide_threads(rc->cols / chunk) : vec_threads(rc->cols / chunk);
     else if (!candle && rc->cols % chunk == 0 && aligned16(dsrc) && aligned16(S->dev[1]) &&
              (softmax || (aligned16(da) && aligned16(db)))) { /* the helper takes the vector kernel */
         used_chunk = chunk, threads = vec_threads(rc->cols / chunk);
-        if (softmax && (pieces = lib_pieces(rc->rows, rc->cols / chunk, dt, 1)) != 0) /* and splits the rows */
-            threads = split_threads(rc->cols / chunk, pieces);
+        const size_t chunks = rc->cols / chunk;
+        if (softmax && (pieces = lib_pieces(rc->rows, chunks, dt, 1)) != 0) /* and splits the rows */
+            threads = split_threads(chunks, pieces);
+        else if (softmax && chunks > 2048 && chunks <= 8192) /* or holds them 8 chunks a thread */
+            threads = wide_threads(chunks);
     }
     const float eps = 1e-5f;
     char cname[160], how[64] = "";
