@@ -313,7 +313,10 @@ crk_status crk_sum_atomic(crk_ctx *ctx, crk_stream s, const char *name, const cr
  * n_cols·sizeof(T)/32 threads (32 to 1024); otherwise softmax_<dt> with
  * the power of two >= n_cols / 8. Sums fold in groups of 32 lanes, then
  * over the groups: the rounding differs from Candle's 32-lane order,
- * within the family's tolerance.
+ * within the family's tolerance. Rows of 2049 to 8192 16-byte chunks
+ * (32768 f32) run crk_softmax_wide_<dt> with the power of two >= chunks / 8
+ * threads: up to 8 chunks a thread held in registers, one read, the same
+ * arithmetic.
  *
  * Few long rows (fewer than 256 rows of at least 12288 16-byte chunks, on
  * the vector path, dst not overlapping src) split: each row into pieces

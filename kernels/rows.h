@@ -39,6 +39,20 @@ CRK_DEV unsigned strided_count(unsigned first, unsigned end, unsigned step) {
     return first < end ? (end - first + step - 1) / step : 0;
 }
 
+/* A row pointer the NVIDIA compiler must keep as a base: it otherwise folds
+ * base + row·cols + column into one 64-bit index added to the kernel
+ * argument, four instructions a load where a base pointer needs one
+ * (IMAD.WIDE; rmsnorm_f32's loop against Candle's, which indexes in 32
+ * bits). No instruction; AMD's code is left as it was. Measured on the
+ * H100 (docs/runs/2026-11-24e-h100-bench-opaque-base.txt): taken by the
+ * norms and libcrk's 16-byte softmax kernels, not by Candle's softmax. */
+template <class T> CRK_DEV T *opaque_base(T *p) {
+#if CRK_NV
+    asm("" : "+l"(p));
+#endif
+    return p;
+}
+
 /* A row in chunks of V consecutive columns: V = 1 in Candle's kernels; 16
  * bytes' worth in libcrk's crk_*_vec (their contract: n_cols a multiple of
  * V, pointers 16-byte aligned). Thread tid of `threads` takes chunks tid,
@@ -52,6 +66,7 @@ template <class T, int V> struct RowChunks {
         cols = n_cols > 0 ? (unsigned)n_cols : 0;
         chunks = cols / V;
         x = src + row * cols, y = dst + row * cols;
+        if (V > 1) x = opaque_base(x), y = opaque_base(y); /* Candle's softmax (V = 1) ran 1.31 -> 1.13x Candle's with it */
         tid = tid_, threads = threads_;
     }
     /* Piece j of `pieces` (crk_softmax's split rows): chunks [lo(j),
@@ -326,7 +341,9 @@ template <class T, int V> struct NormRow : RowChunks<T, V> {
     unsigned first_group;
     CRK_DEV NormRow(const T *src, T *dst, int n_cols)
         : RowChunks<T, V>(src, dst, (size_t)blockIdx.x * blockDim.y + threadIdx.y, n_cols, threadIdx.x, blockDim.x),
-          first_group(threadIdx.y * blockDim.x / 32) {}
+          first_group(threadIdx.y * blockDim.x / 32) {
+        this->x = opaque_base(this->x), this->y = opaque_base(this->y); /* rmsnorm_f32 0.94 -> 0.97x Candle's */
+    }
 };
 
 template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const T *alpha, int n_cols, float eps) {
