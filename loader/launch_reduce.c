@@ -142,6 +142,13 @@ static const crk_kernel_info *rows_kernel(crk_ctx *ctx, const char *name, crk_fa
 
 static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) == 0; }
 
+/* The row kernels' blocks: the power of two >= n / per threads, 32..1024. */
+static unsigned row_block(size_t n, unsigned per) {
+    unsigned t = 32;
+    while (t < 1024 && (size_t)t * per < n) t *= 2;
+    return t;
+}
+
 /* libcrk's crk_<op>_vec_<dt> beside Candle's <op>_<dt>, or NULL. */
 static const crk_kernel_info *vec_variant(const crk_kernel_info *ki) {
     char op[32];
@@ -160,9 +167,7 @@ static const crk_kernel_info *vec_kernel(const crk_kernel_info *ki, size_t n_col
     for (int i = 0; i < 4; i++)
         if (!aligned16(ptrs[i])) return NULL;
     const crk_kernel_info *vk = vec_variant(ki);
-    unsigned t = 32;
-    while (t < 1024 && (size_t)t * 2 < n_cols / chunk) t *= 2;
-    if (vk) *threads = t;
+    if (vk) *threads = row_block(n_cols / chunk, 2);
     return vk;
 }
 
@@ -201,9 +206,8 @@ static size_t split_pieces(size_t n_rows, size_t chunks, size_t part_bytes) {
 static crk_status softmax_split(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const void *src, void *dst,
                                 size_t n_rows, size_t n_cols, size_t chunks, size_t pieces) {
     static const char *const step[2] = {"softmax_part", "softmax_fin"};
-    unsigned t = 32;
-    while (t < 1024 && (size_t)t * 2 < (chunks + pieces - 1) / pieces) t *= 2;
-    const unsigned grid[3] = {(unsigned)pieces, (unsigned)n_rows, 1}, block[3] = {t, 1, 1};
+    const unsigned grid[3] = {(unsigned)pieces, (unsigned)n_rows, 1},
+                   block[3] = {row_block((chunks + pieces - 1) / pieces, 2), 1, 1};
     for (int i = 0; i < 2; i++) {
         const crk_kernel_info *k = own_kernel(ki, step[i]);
         if (!k) return crk_fail(CRK_E_NOT_FOUND, "%s: its split-row kernel crk_%s is missing", ki->name, step[i]);
@@ -238,10 +242,9 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
         /* rows of 2049..8192 chunks: crk_softmax_wide_<dt>, up to 8 held a
          * thread (kernels/rows.h), the power of two >= chunks / 8 threads */
         const crk_kernel_info *wk = chunks > 2048 && chunks <= 8192 ? own_kernel(vk, "softmax_wide") : NULL;
-        if (wk)
-            for (ki = wk, t = 32; (size_t)t * 8 < chunks;) t *= 2;
+        if (wk) ki = wk, t = row_block(chunks, 8);
     } else {
-        while (t < 1024 && (size_t)t * 8 < n_cols) t *= 2;
+        t = row_block(n_cols, 8);
     }
     arg_pack a = {.out = dst, .in = {src}};
     const double sc[1] = {(double)n_cols};

@@ -45,11 +45,15 @@ static const rows_case ROWS[] = {
  * libcrk's norm helpers launch too when the row cannot take 16-byte chunks;
  * crk_softmax's block (include/crk.h): the power of two >= cols / 8, at
  * least 32, at most 1024. */
+/* libcrk's row blocks: the power of two >= n / per threads, 32..1024. */
+static unsigned pow2_threads(size_t n, unsigned per) {
+    unsigned t = 32;
+    while (t < 1024 && (size_t)t * per < n) t *= 2;
+    return t;
+}
 static unsigned row_threads(const crk_kernel_info *ki, size_t cols, int candle) {
     if (ki->family_id != CRK_FAMILY_SOFTMAX) return cols < 1024 ? 32 : 1024;
-    unsigned t = 32;
-    while (!candle && t < 1024 && (size_t)t * 8 < cols) t *= 2;
-    return t;
+    return candle ? 32 : pow2_threads(cols, 8);
 }
 
 /* libcrk's vector kernels (crk_*_vec_<dt>, include/crk.h): chunks of 16
@@ -58,11 +62,7 @@ static unsigned row_threads(const crk_kernel_info *ki, size_t cols, int candle) 
  * two >= chunks / 2, 32..1024). */
 static int is_vec(const crk_kernel_info *ki) { return !strncmp(ki->op, "crk_", 4); }
 static unsigned chunk_of(crk_dtype dt) { return 16 / (unsigned)crk_dtype_size(dt); }
-static unsigned vec_threads(size_t chunks) {
-    unsigned t = 32;
-    while (t < 1024 && (size_t)t * 2 < chunks) t *= 2;
-    return t;
-}
+static unsigned vec_threads(size_t chunks) { return pow2_threads(chunks, 2); }
 static int aligned16(const void *p) { return p == NULL || ((uintptr_t)p & 15) == 0; }
 
 /* crk_softmax's split rows (include/crk.h): 1 for crk_softmax_part_<dt>
@@ -85,11 +85,7 @@ static unsigned split_threads(size_t chunks, size_t pieces) { return vec_threads
 /* crk_softmax_wide_<dt>: rows of 2049..8192 chunks under crk_softmax, up to
  * 8 held a thread: the power of two >= chunks / 8 threads (32..1024). */
 static int is_wide(const crk_kernel_info *ki) { return !strcmp(ki->op, "crk_softmax_wide"); }
-static unsigned wide_threads(size_t chunks) {
-    unsigned t = 32;
-    while ((size_t)t * 8 < chunks && t < 1024) t *= 2;
-    return t;
-}
+static unsigned wide_threads(size_t chunks) { return pow2_threads(chunks, 8); }
 
 static void fill_uniform(crk_dtype dt, unsigned char *buf, size_t n, double lo, double hi, rng_t *r) {
     const size_t sz = crk_dtype_size(dt);
