@@ -104,11 +104,13 @@ $(BUNDLES): hsaco/%.hsaco: $(foreach a,$(ARCHS),hsaco/$(a)/%.hsaco)
 # ------------------------------------------------------------- NVIDIA build
 ifneq ($(NVCC),)
 NV_FATBINS := $(MODULES:%=hsaco/nvidia/%.fatbin)
-hsaco/nvidia/%.fatbin: build/gen/%.hip $(KERNEL_HDRS)
-	@mkdir -p $(@D)
+# nvcc writes its own header dependencies (build/dep/nvidia/MODULE.d).
+hsaco/nvidia/%.fatbin: build/gen/%.hip $$(call hdr_deps,nvidia,$$*)
+	@mkdir -p $(@D) build/dep/nvidia
 	@echo "  NVCC  $@  (sm_$(subst $(eval) ,/sm_,$(NV_ARCHS)))"
 	$(Q)$(NVCC) -x cu -std=c++17 -O3 -Ikernels -fatbin \
-	  $(foreach a,$(NV_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) $< -o $@
+	  $(foreach a,$(NV_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+	  -MMD -MP -MF build/dep/nvidia/$*.d -MT $@ $< -o $@
 else
 NV_FATBINS :=
 endif

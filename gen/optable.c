@@ -116,15 +116,14 @@ static const gen_op CMP_OPS[] = {
     B("eq", "OpEq"), B("ne", "OpNe"), B("lt", "OpLt"), B("le", "OpLe"), B("gt", "OpGt"), B("ge", "OpGe"),
 };
 static const gen_op REDUCE_OPS[] = {
-    /* one 1024-thread block an SM: their lanes path spilled at 32 registers (kernels/crk_port.h) */
-    {"sum", "crk::RedSum", NULL, 0, NULL, 1}, {"min", "crk::RedMin", NULL, 0, NULL, 1},
-    {"max", "crk::RedMax", NULL, 0, NULL, 1},
+    B("sum", "RedSum"), B("min", "RedMin"), B("max", "RedMax"),
     {"argmin", "crk::RedArgMin", SIG_FAST_ARG, 0, NULL, 0}, {"argmax", "crk::RedArgMax", SIG_FAST_ARG, 0, NULL, 0},
     /* libcrk's: reductions over a middle dim of a contiguous (B, E, C) view (kernels/reduce.h) */
     B("crk_fast_sum_cols", "Cols<crk::RedSum>"), B("crk_fast_min_cols", "Cols<crk::RedMin>"),
     B("crk_fast_max_cols", "Cols<crk::RedMax>"),
 };
-static const gen_op SUM_OPS[] = {{"sum", "crk::atomic_sum", NULL, 0, NULL, 0}};
+/* one 1024-thread block an SM: 64-bit index divisions spilled at 32 registers (nvcc, 96 bytes) */
+static const gen_op SUM_OPS[] = {{"sum", "crk::atomic_sum", NULL, 0, NULL, 1}};
 /* Families without a shared body: each op's functor is its device function. */
 static const gen_op NORM_OPS[] = {
     {"rmsnorm", "crk::rmsnorm", SIG_RMSNORM, 0, NULL, 0}, {"layernorm", "crk::layernorm", SIG_LAYERNORM, 0, NULL, 0},

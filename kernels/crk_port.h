@@ -36,9 +36,11 @@
  * kernels: two (32 registers a thread). Under Candle's shape (one element
  * per thread) a single resident block halves the loads in flight (measured
  * on the H100: our ucopy_f32 at 44 registers ran at 0.57x Candle's
- * 16-register kernel). The reductions: one (64 registers; at 32 their
- * lanes path spilled, Nsight Compute on the H100: 1.5 M local-memory
- * requests for sum over 8192x4096 f32). HIP reads a second argument
+ * 16-register kernel). The reductions too, since their strided decode
+ * loop stays rolled (reduce.h, reduce_offset; unrolled at 32 registers it
+ * spilled: 1.5 M local-memory requests for sum over 8192x4096 f32, Nsight
+ * Compute on the H100); the atomic sum_<dt>, one (64-bit divisions spilled
+ * at 32). HIP reads a second argument
  * differently (waves per EU), so AMD gets the plain bound. */
 #if defined(__CUDACC__)
 #define CRK_KERNEL_RESIDENT(resident) extern "C" __global__ void __launch_bounds__(1024, resident)

@@ -43,6 +43,34 @@ template <int K> CRK_DEV bool all_contiguous(size_t nd, const size_t *info) {
 CRK_DEV size_t global_id() { return (size_t)blockIdx.x * blockDim.x + threadIdx.x; }
 CRK_DEV size_t global_stride() { return (size_t)blockDim.x * gridDim.x; }
 
+/* f(j) for every j < n under any grid: no loop when the grid holds a
+ * thread for each (Candle's for_num_elems; the loop's 64-bit counter and
+ * exit cost rope about 10% under it on the H100), else grid-stride. */
+template <class F> CRK_DEV void for_each_grid(size_t n, F f) {
+    if (global_stride() >= n) {
+        if (global_id() < n) f(global_id());
+        return;
+    }
+    for (size_t j = global_id(); j < n; j += global_stride()) f(j);
+}
+
+/* Candle's for_num_elems launch (a thread an element, blocks of B) can be
+ * taken N elements a thread: block b's B elements by its first B/N threads,
+ * groups j = b·B/N + t, the other threads return at once. A one-element
+ * body is issue-bound there (H100: Candle's rope_bf16 at 49% of copy); N
+ * apiece cuts the issue slots (index math, address arithmetic) about N
+ * times and widens the accesses. Holds when the grid covers N·groups and N
+ * divides B. */
+template <int N> CRK_DEV bool grid_groups_fit(size_t groups) {
+    return blockDim.x % N == 0 && global_stride() / N >= groups;
+}
+template <int N, class F> CRK_DEV void for_block_groups(size_t groups, F f) {
+    const unsigned w = blockDim.x / N;
+    if (threadIdx.x >= w) return;
+    const size_t j = (size_t)blockIdx.x * w + threadIdx.x;
+    if (j < groups) f(j);
+}
+
 /* Elements per thread so that the wider operand moves 16 bytes (the
  * narrower one moves less). Sized by the narrower one, a u8 -> f32 kernel
  * held 16 elements of every operand in registers: 44 and more registers a
@@ -89,18 +117,26 @@ template <class T, int N> CRK_DEV bool aligned_for(const T *p) {
 /* Row-major logical index -> element offsets of K operands sharing dims. */
 template <int K> struct Offsets { size_t o[K]; };
 
-template <int K, class Idx>
+/* Rolled: the dims loop kept rolled (the reductions: unrolled, its
+ * registers spilled fast_<op> at 32 registers a thread, nvcc). */
+template <int K, class Idx, bool Rolled = false>
 CRK_DEV Offsets<K> strided_offsets(Idx idx, size_t nd, const size_t *dims, const size_t *strides) {
     Offsets<K> r;
 #pragma unroll
     for (int k = 0; k < K; ++k) r.o[k] = 0;
-    for (size_t d = nd; d-- > 0;) {
-        const Idx dim = (Idx)dims[d];
-        const Idx q = idx / dim, rem = idx - q * dim;
-#pragma unroll
-        for (int k = 0; k < K; ++k) r.o[k] += (size_t)rem * strides[k * nd + d];
-        idx = q;
+#define CRK_DECODE_DIM                                                                                                 \
+    {                                                                                                                  \
+        const Idx n = (Idx)dims[d], q = idx / n, rem = idx - q * n;                                                    \
+        for (int k = 0; k < K; ++k) r.o[k] += (size_t)rem * strides[k * nd + d];                                       \
+        idx = q;                                                                                                       \
     }
+    if (Rolled) {
+#pragma unroll 1
+        for (size_t d = nd; d-- > 0;) CRK_DECODE_DIM
+    } else {
+        for (size_t d = nd; d-- > 0;) CRK_DECODE_DIM
+    }
+#undef CRK_DECODE_DIM
     return r;
 }
 

@@ -84,67 +84,109 @@ template <class I> CRK_DEV I batch_cs(I idx, uint32_t stride_b, I per_batch) {
  * several times cheaper than 64-bit divisions), else 64-bit. */
 #define CRK_ROPE_INDEX(n, call) ((n) <= 0xFFFFFFFFull ? call(uint32_t) : call(size_t))
 
+/* Candle's kernels (P = 1) where for_num_elems gave them a thread a pair
+ * and the pairs fall in runs of V = 16 / sizeof(T) (the crk_rope*_vec
+ * contract: `run` pairs share a row and batch, a multiple of V; every
+ * pointer 16-byte aligned): V pairs a thread (for_block_groups), the same
+ * arithmetic a pair. */
+template <class T>
+CRK_DEV bool rope_grouped(size_t pairs, size_t run, const T *src, const T *cos, const T *sin, const T *dst) {
+    constexpr int V = 16 / (int)sizeof(T);
+    return run % V == 0 && pairs % V == 0 && grid_groups_fit<V>(pairs / V) && aligned_for<T, V>(src) && aligned_for<T, V>(cos) &&
+           aligned_for<T, V>(sin) && aligned_for<T, V>(dst);
+}
+
+/* CALL(I) over the n elements with Q pairs a step and G (grouped) in
+ * scope: P as given, or for Candle's kernels 16 bytes of pairs grouped
+ * where rope_grouped holds; index type I as CRK_ROPE_INDEX. */
+#define CRK_ROPE_WALK(n, run, CALL)                                                                                    \
+    do {                                                                                                               \
+        if constexpr (P == 1) {                                                                                        \
+            if (rope_grouped<T>((n) / 2, (run), src, cos, sin, dst)) {                                                 \
+                constexpr int Q = 16 / (int)sizeof(T);                                                                 \
+                constexpr bool G = true;                                                                               \
+                CRK_ROPE_INDEX((n), CALL);                                                                             \
+                break;                                                                                                 \
+            }                                                                                                          \
+        }                                                                                                              \
+        constexpr int Q = P;                                                                                           \
+        constexpr bool G = false;                                                                                      \
+        CRK_ROPE_INDEX((n), CALL);                                                                                     \
+    } while (0)
+
 /* A thread takes P pairs at a time, i = P·j (P = 1 in Candle's kernels;
  * 16 bytes' worth in libcrk's crk_rope*_vec, whose contract keeps a
  * thread's pairs in one row of d and one batch: see rope_vec below). */
 
+/* f(j) for j < n: Candle's kernels (P = 1) without a loop under
+ * for_num_elems; libcrk's always loop (two copies of the 16-byte body
+ * spilled crk_rope_i_vec_bf16 on gfx908); G: groups of P pairs by a
+ * block's first threads (for_block_groups: Candle's kernels under
+ * for_num_elems where the pairs fall in 16-byte runs, rope_grouped). */
+template <int P, bool G, class F> CRK_DEV void rope_each(size_t n, F f) {
+    if constexpr (G) for_block_groups<P>(n, f);
+    else if constexpr (P == 1) for_each_grid(n, f);
+    else
+        for (size_t j = global_id(); j < n; j += global_stride()) f(j);
+}
+
 /* Interleaved pairs (2i, 2i+1) of bh·td elements. */
-template <int P, class I, class T>
+template <int P, bool G, class I, class T>
 CRK_DEV void rope_i_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I half, uint32_t stride_b) {
-    for (size_t j = global_id(); j < pairs / P; j += global_stride()) { /* 64-bit: any grid ends */
+    rope_each<P, G>(pairs / P, [&](size_t j) { /* 64-bit: any grid ends */
         const I i = (I)j * P;
         rope_pairs<P>(src, cos, sin, dst, 2 * (size_t)i, 0, i % half + batch_cs<I>(i, stride_b, half), true);
-    }
+    });
 }
 template <int P, class T>
 CRK_DEV void rope_i_p(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t stride_b) {
     const size_t n = (size_t)bh * td;
     if (td / 2 == 0) return;
-#define CALL(I) rope_i_in<P, I>(src, cos, sin, dst, (I)(n / 2), (I)(td / 2), stride_b)
-    CRK_ROPE_INDEX(n, CALL);
+#define CALL(I) rope_i_in<Q, G, I>(src, cos, sin, dst, (I)(n / 2), (I)(td / 2), stride_b)
+    CRK_ROPE_WALK(n, td / 2, CALL);
 #undef CALL
 }
 
 /* Rotate-half: x[j] with x[j + d/2] within each row of d, t rows of d per
  * (b, h). */
-template <int P, class I, class T>
+template <int P, bool G, class I, class T>
 CRK_DEV void rope_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I td, I d, uint32_t stride_b) {
     const I half_td = td / 2, half_d = d / 2;
-    for (size_t j = global_id(); j < pairs / P; j += global_stride()) {
+    rope_each<P, G>(pairs / P, [&](size_t j) {
         const I i = (I)j * P;
         const I i_bh = i / half_td, i_td = i - i_bh * half_td, i_t = i_td / half_d, i_d = i_td - i_t * half_d;
-        const size_t i1 = (size_t)i_bh * td + (size_t)i_t * d + i_d;
+        const I i1 = i_bh * td + i_t * d + i_d; /* < the elements: fits I */
         rope_pairs<P>(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs<I>(i, stride_b, half_td), false);
-    }
+    });
 }
 template <int P, class T>
 CRK_DEV void rope_p(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t d,
                     uint32_t stride_b) {
     const size_t n = (size_t)bh * td;
     if (td / 2 == 0 || d / 2 == 0) return;
-#define CALL(I) rope_in<P, I>(src, cos, sin, dst, (I)(n / 2), (I)td, (I)d, stride_b)
-    CRK_ROPE_INDEX(n, CALL);
+#define CALL(I) rope_in<Q, G, I>(src, cos, sin, dst, (I)(n / 2), (I)td, (I)d, stride_b)
+    CRK_ROPE_WALK(n, d / 2, CALL);
 #undef CALL
 }
 
 /* Rotate-half over a (b, t, h, d) layout. */
-template <int P, class I, class T>
+template <int P, bool G, class I, class T>
 CRK_DEV void rope_thd_in(const T *src, const T *cos, const T *sin, T *dst, I pairs, I t, I h, I half_d,
                          uint32_t stride_b) {
-    for (size_t j = global_id(); j < pairs / P; j += global_stride()) {
+    rope_each<P, G>(pairs / P, [&](size_t j) {
         const I i = (I)j * P;
         const I i_bth = i / half_d, i_d = i - i_bth * half_d, i_t = (i_bth / h) % t;
-        const size_t i1 = (size_t)i_bth * (2 * (size_t)half_d) + i_d;
+        const I i1 = i_bth * (2 * half_d) + i_d;
         rope_pairs<P>(src, cos, sin, dst, i1, i1 + half_d, i_t * half_d + i_d + batch_cs<I>(i, stride_b, t * half_d), false);
-    }
+    });
 }
 template <int P, class T>
 CRK_DEV void rope_thd_p(const T *src, const T *cos, const T *sin, T *dst, uint32_t b, uint32_t t, uint32_t h,
                         uint32_t d, uint32_t stride_b) {
     const size_t n = (size_t)b * t * h * d;
     if (d / 2 == 0 || h == 0 || t == 0) return;
-#define CALL(I) rope_thd_in<P, I>(src, cos, sin, dst, (I)(n / 2), (I)t, (I)h, (I)(d / 2), stride_b)
-    CRK_ROPE_INDEX(n, CALL);
+#define CALL(I) rope_thd_in<Q, G, I>(src, cos, sin, dst, (I)(n / 2), (I)t, (I)h, (I)(d / 2), stride_b)
+    CRK_ROPE_WALK(n, d / 2, CALL);
 #undef CALL
 }
 

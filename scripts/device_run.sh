@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # device_run.sh PARTS... — run on the lent NVIDIA GPU from the repository root,
-# with .device/ carried (make device-stage). PARTS: hello overhead numeric
+# with .device/ carried (make device-stage), or .device/pack.tgz (make device-pack). PARTS: hello overhead numeric
 # memcheck threads mutants bench parity (mutants: with build/gen carried too, the
 # mutated kernels are built there with nvcc, MUTANT_JOBS at once). Logs and JSON go to $OUT (the device tool brings them back).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+[ -f .device/pack.tgz ] && { tar xzf .device/pack.tgz || exit 1; }  # make device-pack
 cd .device
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 seed=${SEED:-$(date +%s)}

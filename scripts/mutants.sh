@@ -80,6 +80,8 @@ spawn splitinf 'crk_softmax_fin_*' reduce rows.h 's/if (w != (C)0) piece.sum = f
 spawn splitslot 'crk_softmax_part_*' reduce rows.h 's/Sp::span(dst, row, i, (unsigned)pieces)\[blockIdx.x\] = part/Sp::span(dst, row, i, (unsigned)pieces)[i] = part/'
 # rope: libcrk's interleaved runs pair an element with the next pair's first (x1 = element 2k + 2)
 spawn ropevec 'crk_rope_i_vec_*' reduce rope.h 's/x1.v\[k\] = at2(lo, hi, 2 \* k + 1);/x1.v[k] = at2(lo, hi, (2 * k + 2) % (2 * P));/'
+# rope: Candle's kernels grouped under their shape leave each block's last run of pairs unwritten
+spawn ropegroup 'rope_*' reduce elementwise.h 's/if (threadIdx.x >= w) return;/if (threadIdx.x + 1 >= w) return;/'
 # reduce: argmin takes a later equal value (ties must keep the first)
 spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
 # sum (atomic): a summed dim's removal drops the position after it (outputs misplaced)

@@ -23,6 +23,10 @@ static const rope_case ROPE[] = {
     {"3x5x33x128", 3, 5, 33, 128, 40, 0},  {"1x32x129x128", 1, 32, 129, 128, 129, 0},
     {"4x8x17x6 batched", 4, 8, 17, 6, 17, 1}, {"2x1x1x2 batched", 2, 1, 1, 2, 1, 1},
     {"0x4x4x8", 0, 4, 4, 8, 4, 0},
+    /* 9, 12: aligned (i % 3 == 0) and many blocks: Candle's kernels take 16
+     * bytes of pairs a thread under their shape (rope_grouped); 10, 11 not */
+    {"2x8x257x128", 2, 8, 257, 128, 257, 0}, {"1x16x65x64", 1, 16, 65, 64, 65, 0},
+    {"3x4x31x32 batched", 3, 4, 31, 32, 31, 1}, {"2x4x100x128 batched", 2, 4, 100, 128, 100, 1},
 };
 #define N_ROPE (sizeof ROPE / sizeof ROPE[0])
 
