@@ -9,6 +9,7 @@
 #include "values.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <fnmatch.h>
 #include <string.h>
 
 
@@ -229,7 +230,8 @@ static void record(results_t *res, const char *kernel, int rc) {
     results_add(res, ki->family, crk_dtype_name((crk_dtype)dt), rc);
 }
 
-int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res) {
+/* The huge cases of the kernels --filter matches (all without one). */
+int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
     const size_t big = (size_t)1 << 28, beyond = ((size_t)1 << 32) + 4099;
     const huge_case cases[] = {
         {"cast_f32_bf16", 1, {big, 0}, 0},
@@ -238,22 +240,24 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res) {
         {"ucopy_u8", 2, {65536, 65537}, 1},   /* strided offsets past 2^32 */
         {"cast_u8_f8e4m3", 1, {beyond, 0}, 0},
     };
-    int failed = 0;
+#define WANTED(k) (!filter || !fnmatch(filter, (k), 0))
+    int failed = 0, rc;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (!WANTED(cases[c].kernel)) continue;
         const int sample = !strcmp(cases[c].kernel, "uexp_f32") || cases[c].transposed;
-        const int rc = map1(ctx, rng, &cases[c], sample);
+        rc = map1(ctx, rng, &cases[c], sample);
         record(res, cases[c].kernel, rc);
         failed += rc == 1;
     }
-    int rc = where(ctx, rng, "where_u8_f32", big);
-    record(res, "where_u8_f32", rc), failed += rc == 1;
-    rc = where(ctx, rng, "where_u8_u8", beyond);
-    record(res, "where_u8_u8", rc), failed += rc == 1;
-    rc = binary_add(ctx, rng, 4099, 1048577, 0); /* 2^32 + 5.2M elements */
-    record(res, "badd_u8", rc), failed += rc == 1;
-    rc = binary_add(ctx, rng, 65537, 65539, 1);
-    record(res, "badd_u8", rc), failed += rc == 1;
-    rc = copy2d_huge(ctx, rng, 65537, 65540);
-    record(res, "copy2d_u8", rc), failed += rc == 1;
+    if (WANTED("where_u8_f32")) rc = where(ctx, rng, "where_u8_f32", big), record(res, "where_u8_f32", rc), failed += rc == 1;
+    if (WANTED("where_u8_u8")) rc = where(ctx, rng, "where_u8_u8", beyond), record(res, "where_u8_u8", rc), failed += rc == 1;
+    if (WANTED("badd_u8")) {
+        rc = binary_add(ctx, rng, 4099, 1048577, 0); /* 2^32 + 5.2M elements */
+        record(res, "badd_u8", rc), failed += rc == 1;
+        rc = binary_add(ctx, rng, 65537, 65539, 1);
+        record(res, "badd_u8", rc), failed += rc == 1;
+    }
+    if (WANTED("copy2d_u8")) rc = copy2d_huge(ctx, rng, 65537, 65540), record(res, "copy2d_u8", rc), failed += rc == 1;
+#undef WANTED
     return failed;
 }

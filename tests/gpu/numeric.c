@@ -46,7 +46,7 @@ static int applies(const layout_case *lc, const crk_kernel_info *ki) {
     return !t->applies || t->applies(lc, ki);
 }
 
-int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res); /* huge.c */
+int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter); /* huge.c */
 
 static int usage(void) {
     fprintf(stderr, "usage: numeric [--seed N] [--source embedded|dir|bundle] [--path P] [--filter GLOB] "
@@ -132,7 +132,7 @@ int main(int argc, char **argv) {
             }
     }
     printf("-- huge tensors (%lds)\n", (long)(time(NULL) - t0));
-    if (huge) run_huge(S.ctx, &S.rng, &res);
+    if (huge) run_huge(S.ctx, &S.rng, &res, filter);
     printf("-- done (%lds)\n", (long)(time(NULL) - t0));
     for (int i = 0; i < 4; i++) crk_free(S.ctx, S.dev[i]);
     crk_free(S.ctx, S.dev_info);
