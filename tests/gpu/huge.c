@@ -1,7 +1,7 @@
 /* huge.c — tensors of >= 2^28 elements, and beyond 2^32 for unary, cast,
  * where, binary and copy2d (upstream's 32-bit indices stop there; ours must
- * not). Skipped when
- * the GPU lacks the memory. Elements are checked in full where the reference
+ * not), and the reductions' strided decode past 2^32 (fast_sum_u8). Skipped
+ * when the GPU lacks the memory. Elements are checked in full where the reference
  * is a table or a copy; uexp_f32 and the 2^32 transposed copy check a random
  * sample of 2^24 elements plus the first and last 2^20. */
 #include "cases.h"
@@ -230,6 +230,41 @@ static void record(results_t *res, const char *kernel, int rc) {
     results_add(res, ki->family, crk_dtype_name((crk_dtype)dt), rc);
 }
 
+/* fast_sum_u8 over dim 1 of a transposed (65536, 65537) view: 2^32 + 65536
+ * elements through the reductions' strided 64-bit decode; u8 sums wrap.
+ * Every output checked against sums taken here in u8. */
+static int reduce_huge(crk_ctx *ctx, rng_t *r) {
+    const size_t R = 65536, C = 65537, n = R * C, sum_dim = 1, dims[2] = {R, C};
+    crk_layout l;
+    crk_layout_contiguous(&l, 2, dims);
+    l.strides[0] = 1, l.strides[1] = R; /* element (k, c) at c·R + k */
+    unsigned char *in = malloc(n), *want = calloc(R, 1), *out = malloc(R + GUARD);
+    void *din = NULL, *dout = NULL;
+    int rc = 2;
+    if (!in || !want || !out) { printf("skipped: fast_sum_u8: host memory\n"); goto done; }
+    if (dev_alloc(ctx, &din, n, "fast_sum_u8") || dev_alloc(ctx, &dout, R + GUARD, "fast_sum_u8")) goto done;
+    rc = 1;
+    fill_bytes(in, n, r);
+    for (size_t c = 0; c < C; c++)
+        for (size_t k = 0; k < R; k++) want[k] = (unsigned char)(want[k] + in[c * R + k]);
+    const unsigned char poison = 0xA5;
+    if (crk_memcpy_htod(ctx, din, in, n) || crk_memset(ctx, dout, poison, R + GUARD)) goto done;
+    crk_status st = crk_reduce(ctx, NULL, "fast_sum_u8", &l, din, &sum_dim, 1, dout);
+    if (st == CRK_OK) st = crk_synchronize(ctx);
+    if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, out, dout, R + GUARD);
+    if (st != CRK_OK) { printf("FAIL fast_sum_u8 [huge]: %s\n", crk_last_error()); goto done; }
+    rc = 0;
+    for (size_t k = 0; k < R && !rc; k++)
+        if (out[k] != want[k])
+            printf("FAIL fast_sum_u8 [huge, %zu elements] at output %zu: got %u want %u\n", n, k, out[k], want[k]), rc = 1;
+    for (size_t g = 0; g < GUARD && !rc; g++)
+        if (out[R + g] != poison) printf("FAIL fast_sum_u8 [huge]: wrote past the end\n"), rc = 1;
+    if (!rc) printf("ok   fast_sum_u8 [huge: %zu elements, transposed, all %zu sums checked]\n", n, R);
+done:
+    crk_free(ctx, din), crk_free(ctx, dout), free(in), free(want), free(out);
+    return rc;
+}
+
 /* The huge cases of the kernels --filter matches (all without one). */
 int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
     const size_t big = (size_t)1 << 28, beyond = ((size_t)1 << 32) + 4099;
@@ -257,6 +292,7 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
         rc = binary_add(ctx, rng, 65537, 65539, 1);
         record(res, "badd_u8", rc), failed += rc == 1;
     }
+    if (WANTED("fast_sum_u8")) rc = reduce_huge(ctx, rng), record(res, "fast_sum_u8", rc), failed += rc == 1;
     if (WANTED("copy2d_u8")) rc = copy2d_huge(ctx, rng, 65537, 65540), record(res, "copy2d_u8", rc), failed += rc == 1;
 #undef WANTED
     return failed;
