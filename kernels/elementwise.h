@@ -118,7 +118,8 @@ template <class T, int N> CRK_DEV bool aligned_for(const T *p) {
 template <int K> struct Offsets { size_t o[K]; };
 
 /* Rolled: the dims loop kept rolled (the reductions: unrolled, its
- * registers spilled fast_<op> at 32 registers a thread, nvcc). */
+ * registers spilled fast_<op> at 32 registers a thread, nvcc). The body is
+ * a macro: as a lambda or an inline function it spilled 740 bytes there. */
 template <int K, class Idx, bool Rolled = false>
 CRK_DEV Offsets<K> strided_offsets(Idx idx, size_t nd, const size_t *dims, const size_t *strides) {
     Offsets<K> r;

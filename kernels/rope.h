@@ -84,16 +84,20 @@ template <class I> CRK_DEV I batch_cs(I idx, uint32_t stride_b, I per_batch) {
  * several times cheaper than 64-bit divisions), else 64-bit. */
 #define CRK_ROPE_INDEX(n, call) ((n) <= 0xFFFFFFFFull ? call(uint32_t) : call(size_t))
 
+/* Pairs in 16 bytes: libcrk's crk_rope*_vec a thread, and Candle's kernels
+ * a thread where rope_grouped holds. */
+template <class T> struct RopeVec { static constexpr int P = 16 / (int)sizeof(T); };
+
 /* Candle's kernels (P = 1) where for_num_elems gave them a thread a pair
- * and the pairs fall in runs of V = 16 / sizeof(T) (the crk_rope*_vec
+ * and the pairs fall in runs of V = RopeVec<T>::P (the crk_rope*_vec
  * contract: `run` pairs share a row and batch, a multiple of V; every
  * pointer 16-byte aligned): V pairs a thread (for_block_groups), the same
  * arithmetic a pair. */
 template <class T>
 CRK_DEV bool rope_grouped(size_t pairs, size_t run, const T *src, const T *cos, const T *sin, const T *dst) {
-    constexpr int V = 16 / (int)sizeof(T);
-    return run % V == 0 && pairs % V == 0 && grid_groups_fit<V>(pairs / V) && aligned_for<T, V>(src) && aligned_for<T, V>(cos) &&
-           aligned_for<T, V>(sin) && aligned_for<T, V>(dst);
+    constexpr int V = RopeVec<T>::P;
+    return run % V == 0 && pairs % V == 0 && grid_groups_fit<V>(pairs / V) && aligned_for<T, V>(src) &&
+           aligned_for<T, V>(cos) && aligned_for<T, V>(sin) && aligned_for<T, V>(dst);
 }
 
 /* CALL(I) over the n elements with Q pairs a step and G (grouped) in
@@ -103,7 +107,7 @@ CRK_DEV bool rope_grouped(size_t pairs, size_t run, const T *src, const T *cos, 
     do {                                                                                                               \
         if constexpr (P == 1) {                                                                                        \
             if (rope_grouped<T>((n) / 2, (run), src, cos, sin, dst)) {                                                 \
-                constexpr int Q = 16 / (int)sizeof(T);                                                                 \
+                constexpr int Q = RopeVec<T>::P;                                                                       \
                 constexpr bool G = true;                                                                               \
                 CRK_ROPE_INDEX((n), CALL);                                                                             \
                 break;                                                                                                 \
@@ -212,7 +216,6 @@ CRK_DEV void rope_thd(const T *src, const T *cos, const T *sin, T *dst, uint32_t
  * Candle's kernel): t·d/2 (rope_i) or d/2 (rope, rope_thd) a multiple of
  * P, so a thread's pairs share their row and batch; src, cos, sin and dst
  * 16-byte aligned. */
-template <class T> struct RopeVec { static constexpr int P = 16 / (int)sizeof(T); };
 template <class T>
 CRK_DEV void rope_i_vec(const T *src, const T *cos, const T *sin, T *dst, uint32_t bh, uint32_t td, uint32_t stride_b) {
     rope_i_p<RopeVec<T>::P>(src, cos, sin, dst, bh, td, stride_b);
