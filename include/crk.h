@@ -341,7 +341,9 @@ crk_status crk_layernorm(crk_ctx *ctx, crk_stream s, const char *name, const voi
                          const void *alpha, const void *beta, size_t n_rows, size_t n_cols, float eps);
 /* rope_i_<dt>, rope_<dt> (src (b, h, t, d)) or rope_thd_<dt> (src (b, t, h,
  * d)), contiguous; cos and sin hold t rows of d/2 (more rows are allowed and
- * not read) or, when batched, b x t rows. d must be even. When d/2 (rope_i:
+ * not read) or, when batched, b x t rows (then h·t·d, the kernel's
+ * uint32_t stride_b, must fit 32 bits; the tensor itself may pass 2^32
+ * elements). d must be even. When d/2 (rope_i:
  * t·d/2) is a multiple of 16 / sizeof(T) and src, cos, sin and dst are
  * 16-byte aligned, our crk_<op>_vec_<dt> runs (16 bytes of pairs a thread,
  * the same arithmetic: the same result); otherwise Candle's kernel. Pass

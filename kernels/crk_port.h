@@ -31,6 +31,14 @@
 
 #define CRK_DEV __device__ __forceinline__
 #define CRK_HD static __device__ __forceinline__ /* headers shared with host C (f8_encode.h) */
+/* A rare path kept out of line on NVIDIA, so that its registers do not
+ * spill into the kernel's other paths; inline on AMD (a call there needs a
+ * stack in scratch memory, which crk verify refuses). */
+#if CRK_NV
+#define CRK_DEV_OUTLINE __device__ __noinline__
+#else
+#define CRK_DEV_OUTLINE CRK_DEV
+#endif
 /* Kernels take Candle's blocks of up to 1024 threads; the compilers budget
  * registers for `resident` such blocks an SM on NVIDIA. Element-wise
  * kernels: two (32 registers a thread). Under Candle's shape (one element

@@ -14,7 +14,10 @@
  * offsets, and a NULL info read as contiguous [dst_el, E]. A block of
  * 1/R of Candle's (Lanes: R = 4 or 2; at least 32 threads) runs Candle's
  * lanes, R consecutive ones a thread (one R-wide load a step), and gives
- * Candle's result: libcrk launches so. */
+ * Candle's result: libcrk launches so. Candle's launch over the middle dim
+ * of a contiguous tensor (a column a block) runs cols_body instead: the
+ * same result, with a window of columns a block (the other blocks idle)
+ * read a memory sector of a row at a time. */
 #ifndef CRK_REDUCE_H
 #define CRK_REDUCE_H
 #include "elementwise.h"
@@ -201,14 +204,81 @@ template <int R, class A, class Step> CRK_DEV A fold_lanes_n(Pack<A, R> v, unsig
     return q >= (unsigned)R ? fold_lanes<R>(v, step) : q == 4 ? fold_lanes<4>(f4, step) : q == 2 ? fold_lanes<2>(f2, step) : v.v[0];
 }
 
+/* The reduction over the middle dim of a contiguous (B, E, C) tensor:
+ * dst[b·C + c] folds src[(b·E + e)·C + c] over e in Candle's order for E
+ * elements an output (lane l of P = candle_block(E) folds e = l, l + P,
+ * ...; then the halving tree), so the result is fast_<op>_<dt>'s bit for
+ * bit, with coalesced reads. A block takes W adjacent columns at a time
+ * (a warp reads runs of a row) and Y threads a column: thread (x, y), x <
+ * W (x >= W idle), y < Y; tid = its place in the block, n threads. Thread
+ * y folds Q lanes at once, g, g + G, ... (G = P/Q: the tree's steps s >= G
+ * inside the thread, Q loads in flight), for groups g = y, y + Y, ...; a
+ * column's G group values meet in sh[] (G·W values: G <= 128) for the
+ * tree's last steps. Jobs (b, a window of W columns) go to blocks
+ * blockIdx.x, + gridDim.x, ... */
+template <class Op, class T>
+CRK_DEV void cols_body(size_t B, size_t E, size_t C, unsigned W, unsigned Y, unsigned x, unsigned y, unsigned tid,
+                       unsigned n, const T *src, T *dst, typename Arith<T>::A *sh) {
+    using A = typename Arith<T>::A;
+    constexpr int Q = 8; /* G <= 128 groups: 128·W values of sh[] */
+    const unsigned P = candle_block(E), Qe = P < (unsigned)Q ? P : (unsigned)Q, G = P / Qe;
+    const size_t windows = (C + W - 1) / W, steps = div_fit(E + P - 1, P), GC = (size_t)G * C, PC = (size_t)P * C;
+    const auto step = [](A a, A c) { return Op::fold(a, c); };
+    for (size_t job = blockIdx.x; job < B * windows; job += gridDim.x) {
+        const size_t b = job / windows, c = (job - b * windows) * W + x;
+        if (x < W) {
+            const T *col = src + b * E * C + c;
+            for (unsigned g = y; g < G; g += Y) {
+                Pack<A, Q> acc;
+#pragma unroll
+                for (int m = 0; m < Q; ++m) acc.v[m] = Op::template init<A>();
+                const T *at = col + (size_t)g * C; /* element g + k·P of the column */
+#pragma unroll 1 /* Q loads in flight; unroll 2 was slower (sum over dim 0 of 8192x4096 f32, H100: 54% -> 44% of copy) */
+                for (size_t k = 0, e0 = g; c < C && k < steps; ++k, e0 += P, at += PC) {
+                    const T *q = at; /* stepped: one address live, not Q (H100, sum over dim 0 of
+                                      * 8192x4096 f32 through crk_reduce: 67% -> 75% of copy) */
+#pragma unroll
+                    for (int m = 0; m < Q; ++m, q += GC)
+                        if (m < (int)Qe && e0 + (size_t)m * G < E) acc.v[m] = Op::fold(acc.v[m], Arith<T>::in(*q));
+                }
+                sh[g * W + x] = fold_lanes_n(acc, Qe, step);
+            }
+        }
+        for (unsigned s = G / 2; s > 0; s >>= 1) {
+            block_barrier();
+            for (unsigned i = tid; i < s * W; i += n) sh[i] = step(sh[i], sh[i + s * W]);
+        }
+        block_barrier();
+        const size_t c0 = (job - b * windows) * W;
+        if (tid < W && c0 + tid < C) dst[b * C + c0 + tid] = Arith<T>::out(sh[tid]);
+        block_barrier(); /* sh[] is read before the next window reuses it */
+    }
+}
+
+/* Candle's reordered layout of a contiguous (B, E, C) tensor reduced over
+ * its middle dim (dims [B.., C, E], strides [.., 1, C]; a reduction over
+ * dim 0 when B = 1): the columns cols_body reads coalesced. */
+CRK_DEV bool middle_cols(size_t numel, size_t E, size_t nd, const size_t *info, size_t *B, size_t *C) {
+    if (!info || nd < 2 || !E || info[nd - 1] != E) return false;
+    const size_t *st = info + nd, c = info[nd - 2];
+    if (c < 2 || st[nd - 2] != 1 || st[nd - 1] != c) return false;
+    size_t want = E * c;
+    for (size_t k = nd - 2; k-- > 0;) {
+        if (info[k] != 1 && st[k] != want) return false;
+        want *= info[k];
+    }
+    *B = numel / (E * c), *C = c;
+    return true;
+}
+
 template <int R, class Op, class T>
-CRK_DEV void fast_values_lanes(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst,
+CRK_DEV void fast_values_lanes(size_t numel, size_t E, size_t nd, const size_t *info, bool flat, const T *src, T *dst,
                                Pack<typename Arith<T>::A, R> *shr) {
     using A = typename Arith<T>::A;
     using V = Pack<A, R>;
     const unsigned t = threadIdx.x, n = blockDim.x;
     const size_t n_out = E ? div_fit(numel, E) : gridDim.x; /* E = 0: numel = 0, one init per block */
-    const bool flat = all_contiguous<1>(nd, info), packed = E % R == 0 && aligned_for<T, R>(src);
+    const bool packed = E % R == 0 && aligned_for<T, R>(src);
     const auto step = [](A a, A c) { return Op::fold(a, c); };
     /* steps s >= R: thread t takes t + s/R, lane by lane */
     const auto vstep = [](V a, const V &c) {
@@ -228,13 +298,34 @@ CRK_DEV void fast_values_lanes(size_t numel, size_t E, size_t nd, const size_t *
     }
 }
 
+/* cols_body in Candle's 1-D block: windows of CW columns. Out of line on
+ * NVIDIA (H100, 8192x4096 f32 under Candle's shape against Candle's
+ * kernel): inlined, sum over dim 0 ran 2.9x but the rows fell from 1.35x
+ * to 1.22x (the kernel's registers allocated around it); out of line, the
+ * rows 1.32x and dim 0 2.2x (its call spills). */
+template <class Op, unsigned CW, class T>
+CRK_DEV_OUTLINE void candle_cols(size_t B, size_t E, size_t C, const T *src, T *dst, typename Arith<T>::A *sh) {
+    const unsigned n = blockDim.x, t = threadIdx.x;
+    cols_body<Op>(B, E, C, CW, n / CW, t % CW, t / CW, t, n, src, dst, sh);
+}
+
 template <class Op, class T>
 CRK_DEV void fast_reduce_values(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst) {
     using A = typename Arith<T>::A;
     constexpr int R = Lanes<T>::value;
-    __shared__ Pack<A, R> shr[1024 / R];
-    if (takes_lanes(E, blockDim.x, R)) return fast_values_lanes<R, Op>(numel, E, nd, info, src, dst, shr);
-    fast_values_lanes<1, Op>(numel, E, nd, info, src, dst, reinterpret_cast<Pack<A, 1> *>(shr));
+    constexpr unsigned CW = 32 / sizeof(T); /* a window of columns: one 32-byte memory sector of a row */
+    __shared__ Pack<A, R> shr[(CW * 128 > 1024 ? CW * 128 : 1024) / R];
+    const bool flat = all_contiguous<1>(nd, info);
+    size_t B, C;
+    /* Candle's launch over a middle dim gives a block a column, read with a
+     * row's stride (one memory sector an element, 0.92x Candle's kernel):
+     * windows of CW columns instead (a constant: a runtime window divided
+     * and spilled on NVIDIA). Asked only when not `flat`: asked first, it
+     * read the layout again before a row's loads (rows 1.32 -> 1.25x). */
+    if (!flat && blockDim.x % CW == 0 && middle_cols(numel, E, nd, info, &B, &C))
+        return candle_cols<Op, CW>(B, E, C, src, dst, reinterpret_cast<A *>(shr));
+    if (takes_lanes(E, blockDim.x, R)) return fast_values_lanes<R, Op>(numel, E, nd, info, flat, src, dst, shr);
+    fast_values_lanes<1, Op>(numel, E, nd, info, flat, src, dst, reinterpret_cast<Pack<A, 1> *>(shr));
 }
 
 /* argmin/argmax's index: i modulo the last reordered dim; when that is
@@ -270,59 +361,19 @@ CRK_DEV void fast_reduce_index(size_t numel, size_t E, size_t nd, const size_t *
     }
 }
 
-/* libcrk's crk_fast_<op>_cols_<dt> (sum, min, max): the reduction over the
- * middle dim of a contiguous (B, E, C) tensor, info = {B, E, C} (num_dims
- * 3, E = el_to_sum_per_block): dst[b·C + c] folds src[(b·E + e)·C + c]
- * over e in Candle's order for E elements an output (lane l of P =
- * candle_block(E) folds e = l, l + P, ...; then the halving tree), so the
- * result is fast_<op>_<dt>'s bit for bit, with coalesced reads.
- * A block takes W = min(blockDim.x, 32) adjacent columns at a time (a warp
- * reads runs of a row: coalesced) and Y = blockDim.y·blockDim.z threads a
- * column. Thread y folds Q lanes at once, g, g + G, ... (G = P/Q: the
- * tree's steps s >= G inside the thread, Q loads in flight), for groups
- * g = y, y + Y, ...; a column's G group values meet in shared memory for
- * the tree's last steps. Any grid and block. */
+/* libcrk's crk_fast_<op>_cols_<dt> (sum, min, max): cols_body over info =
+ * {B, E, C} (num_dims 3, E = el_to_sum_per_block), W = min(blockDim.x,
+ * 32) columns a job and Y = blockDim.y·blockDim.z threads a column. Any
+ * grid and block. */
 template <class Op, class T>
 CRK_DEV void fast_reduce_cols(size_t numel, size_t E, size_t nd, const size_t *info, const T *src, T *dst) {
     using A = typename Arith<T>::A;
-    constexpr int Q = 8; /* G <= 128 groups: 128·32 values of shared memory (32 KiB for 8-byte ones) */
-    __shared__ A sh[(1024 / Q) * 32];
+    __shared__ A sh[128 * 32];
     (void)numel;
     if (nd < 3 || !info) return;
-    const size_t B = info[0], C = info[2];
-    const unsigned P = candle_block(E), Qe = P < (unsigned)Q ? P : (unsigned)Q, G = P / Qe;
-    const unsigned W = blockDim.x < 32 ? blockDim.x : 32, x = threadIdx.x;
-    const unsigned Y = blockDim.y * blockDim.z, y = threadIdx.y + blockDim.y * threadIdx.z;
-    const unsigned tid = threadIdx.x + blockDim.x * y, n = blockDim.x * Y;
-    const size_t windows = (C + W - 1) / W, steps = div_fit(E + P - 1, P);
-    const auto step = [](A a, A c) { return Op::fold(a, c); };
-    for (size_t job = blockIdx.x; job < B * windows; job += gridDim.x) {
-        const size_t b = job / windows, c = (job - b * windows) * W + x;
-        if (x < W) {
-            const T *col = src + b * E * C + c;
-            for (unsigned g = y; g < G; g += Y) {
-                Pack<A, Q> acc;
-#pragma unroll
-                for (int m = 0; m < Q; ++m) acc.v[m] = Op::template init<A>();
-#pragma unroll 1 /* Q loads in flight; unroll 2 was slower (sum over dim 0 of 8192x4096 f32, H100: 54% -> 44% of copy) */
-                for (size_t k = 0, e0 = g; c < C && k < steps; ++k, e0 += P)
-#pragma unroll
-                    for (int m = 0; m < Q; ++m) {
-                        const size_t e = e0 + (size_t)m * G;
-                        if (m < (int)Qe && e < E) acc.v[m] = Op::fold(acc.v[m], Arith<T>::in(col[e * C]));
-                    }
-                sh[g * W + x] = fold_lanes_n(acc, Qe, step);
-            }
-        }
-        for (unsigned s = G / 2; s > 0; s >>= 1) {
-            block_barrier();
-            for (unsigned i = tid; i < s * W; i += n) sh[i] = step(sh[i], sh[i + s * W]);
-        }
-        block_barrier();
-        const size_t c0 = (job - b * windows) * W;
-        if (tid < W && c0 + tid < C) dst[b * C + c0 + tid] = Arith<T>::out(sh[tid]);
-        block_barrier(); /* sh[] is read before the next window reuses it */
-    }
+    const unsigned W = blockDim.x < 32 ? blockDim.x : 32, Y = blockDim.y * blockDim.z;
+    const unsigned y = threadIdx.y + blockDim.y * threadIdx.z;
+    cols_body<Op>(info[0], E, info[2], W, Y, threadIdx.x, y, threadIdx.x + blockDim.x * y, blockDim.x * Y, src, dst, sh);
 }
 
 template <class Op, bool Arg = IsArg<Op>::value> struct FastReduce;

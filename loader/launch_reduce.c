@@ -308,8 +308,11 @@ crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *sr
     size_t bh, td, htd, n;
     if (__builtin_mul_overflow(b, h, &bh) || __builtin_mul_overflow(t, d, &td) ||
         __builtin_mul_overflow(h, td, &htd) || __builtin_mul_overflow(bh, td, &n) || !fits_u32(bh) ||
-        !fits_u32(td) || !fits_u32(htd) || !fits_u32(b) || !fits_u32(t) || !fits_u32(h) || !fits_u32(d))
-        return crk_fail(CRK_E_INVALID, "%s: b*h, t*d and h*t*d must fit the kernel's uint32_t", name);
+        !fits_u32(td) || !fits_u32(b) || !fits_u32(t) || !fits_u32(h) || !fits_u32(d))
+        return crk_fail(CRK_E_INVALID, "%s: b, h, t, d, b*h and t*d must fit the kernel's uint32_t", name);
+    if (batched && !fits_u32(htd)) /* stride_b, a kernel parameter; the element count itself may pass 2^32 */
+        return crk_fail(CRK_E_INVALID, "%s: batched cos/sin need h*t*d = %zu to fit the kernel's uint32_t stride_b",
+                        name, htd);
     if (n == 0) return CRK_OK;
     /* 16 bytes of pairs a thread (crk_<op>_vec_<dt>, kernels/rope.h) when
      * a thread's pairs stay in one row and every pointer is 16-byte aligned */

@@ -70,6 +70,8 @@ spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > last;
 spawn lanepack 'fast_sum_f32' reduce reduce.h 's/const Pack<T, R> p = load_pack<T, R>(src + i0);/const Pack<T, R> p = load_pack<T, R>(src + i0 + (k + 1 < count ? P : 0));/'
 # reduce: the column kernel's tree takes the wrong partner (the next column's value)
 spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], sh\[i + s \* W\]);/sh[i] = step(sh[i], sh[i + s]);/'
+# reduce: Candle's launch over a middle dim reads the column count one short (a column of each row left out)
+spawn colsmap 'fast_sum_f32' reduce reduce.h 's/\*B = numel \/ (E \* c), \*C = c;/*B = numel \/ (E * c), *C = c - 1;/'
 # softmax: a thread's second held chunk is written with its first chunk's exps
 spawn held 'crk_softmax_vec_*' reduce rows.h 's/(KeepExps ? e\[k\].v\[j\] :/(KeepExps ? e[0].v[j] :/'
 # softmax wide rows: a thread's held chunks are written from its first chunk's exps (recomputed from p[0])

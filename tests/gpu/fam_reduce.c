@@ -25,7 +25,7 @@ static const row_case ROW_CASES[] = {
     {"3x33", 3, 33, FILL_RANDOM},       {"4x1023 ties", 4, 1023, FILL_TIES}, {"2x1024", 2, 1024, FILL_RANDOM},
     {"2x1025 ties", 2, 1025, FILL_TIES}, {"8x4096", 8, 4096, FILL_RANDOM}, {"1x32768 ties", 1, 32768, FILL_TIES},
     {"1x2^20", 1, 1 << 20, FILL_RANDOM}, {"3000x7", 3000, 7, FILL_RANDOM}, {"3x100 all-NaN", 3, 100, FILL_ALLNAN},
-    {"4x0", 4, 0, FILL_RANDOM},         {"0x5", 0, 5, FILL_RANDOM},
+    {"4x0", 4, 0, FILL_RANDOM},         {"0x5", 0, 5, FILL_RANDOM},       {"1500x40", 1500, 40, FILL_RANDOM},
 };
 #define N_ROW_CASES (sizeof ROW_CASES / sizeof ROW_CASES[0])
 

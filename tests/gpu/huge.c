@@ -1,6 +1,7 @@
 /* huge.c — tensors of >= 2^28 elements, and beyond 2^32 for unary, cast,
  * where, binary and copy2d (upstream's 32-bit indices stop there; ours must
- * not), and the reductions' strided decode past 2^32 (fast_sum_u8). Skipped
+ * not), the reductions' strided decode past 2^32 (fast_sum_u8) and rope's
+ * pairs past 2^32 (rope_bf16). Skipped
  * when the GPU lacks the memory. Elements are checked in full where the reference
  * is a table or a copy; uexp_f32 and the 2^32 transposed copy check a random
  * sample of 2^24 elements plus the first and last 2^20. */
@@ -265,6 +266,86 @@ done:
     return rc;
 }
 
+/* rope_bf16 over (1, 4097, 8192, 128): 2^32 + 2^20 elements, so pair
+ * offsets pass 2^32 (the kernels' size_t index path). Run twice on the
+ * same buffers: crk_rope (our crk_rope_vec_bf16: 16 bytes of pairs a
+ * thread) and Candle's kernel in Candle's launch (for_num_elems(el/2),
+ * through crk_launch: grouped 16-byte runs, rope_grouped). Every element
+ * is checked for being written (poison: a NaN the finite inputs cannot
+ * give); pairs are checked against ref_rope_pair on a sample of 2^24 plus
+ * the first and last 2^20 pairs. */
+static int rope_run(crk_ctx *ctx, rng_t *r, int candle, void *const d[3], const unsigned char *x,
+                    const unsigned char *cs, unsigned char *out) {
+    const char *kernel = "rope_bf16";
+    const crk_kernel_info *ki = crk_kernel_find(kernel);
+    const size_t h = 4097, t = 8192, d2 = 64, n = h * t * 2 * d2, sz = 2;
+    const uint16_t poison = 0xFFFF;
+    if (crk_memset(ctx, d[2], 0xFF, (n + GUARD) * sz)) return printf("FAIL %s [huge]: %s\n", kernel, crk_last_error()), 1;
+    crk_status st;
+    const void *cosv = d[1], *sinv = (const char *)d[1] + t * d2 * sz;
+    if (candle) { /* Candle's rope(src, cos, sin, dst, bh, td, d, stride_b) in its launch */
+        const void *ptrs[4] = {d[0], cosv, sinv, d[2]};
+        const uint32_t bh = (uint32_t)h, td = (uint32_t)(t * 2 * d2), dd = (uint32_t)(2 * d2), stride_b = 0;
+        void *args[8] = {(void *)&ptrs[0], (void *)&ptrs[1], (void *)&ptrs[2], (void *)&ptrs[3],
+                         (void *)&bh, (void *)&td, (void *)&dd, (void *)&stride_b};
+        const size_t sizes[8] = {8, 8, 8, 8, 4, 4, 4, 4};
+        const unsigned grid[3] = {(unsigned)((n / 2 + 1023) / 1024), 1, 1}, block[3] = {1024, 1, 1};
+        st = crk_launch(ctx, NULL, kernel, grid, block, 0, args, sizes, 8);
+    } else {
+        st = crk_rope(ctx, NULL, kernel, d[0], cosv, sinv, d[2], 1, h, t, 2 * d2, 0);
+    }
+    if (st == CRK_OK) st = crk_synchronize(ctx);
+    if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, out, d[2], (n + GUARD) * sz);
+    if (st != CRK_OK) return printf("FAIL %s [huge%s]: %s\n", kernel, candle ? ", Candle's launch" : "", crk_last_error()), 1;
+    for (size_t i = 0; i < n + GUARD; i++) {
+        uint16_t v;
+        memcpy(&v, out + i * sz, sz);
+        if ((v == poison) != (i >= n))
+            return printf("FAIL %s [huge%s] element %zu %s\n", kernel, candle ? ", Candle's launch" : "", i,
+                          i < n ? "not written" : "written past the end"), 1;
+    }
+    const tolerance_t tol = tolerance_for(ki, CRK_BF16);
+    picker p = {n / 2, 0, 1, r};
+    size_t k;
+    while (next_index(&p, &k)) { /* pair k: row k / d2 (its t index: row % t), column j = k % d2 */
+        const size_t row = k / d2, j = k % d2, i1 = row * 2 * d2 + j, i2 = i1 + d2, c = (row % t) * d2 + j;
+        unsigned char want[2][2];
+        ref_rope_pair(CRK_BF16, x + i1 * sz, x + i2 * sz, cs + c * sz, cs + (t * d2 + c) * sz, want[0], want[1]);
+        if (!value_ok(CRK_BF16, out + i1 * sz, want[0], 0, tol) || !value_ok(CRK_BF16, out + i2 * sz, want[1], 0, tol))
+            return printf("FAIL %s [huge%s] pair %zu (elements %zu, %zu)\n", kernel, candle ? ", Candle's launch" : "",
+                          k, i1, i2), 1;
+    }
+    printf("ok   %s [huge: %zu elements%s, all written, pairs sampled]\n", kernel, n, candle ? ", Candle's launch" : "");
+    return 0;
+}
+
+static int rope_huge(crk_ctx *ctx, rng_t *r) {
+    const size_t n = (size_t)4097 * 8192 * 128, ncs = 8192 * 64, sz = 2;
+    void *d[3] = {0};
+    unsigned char *x = malloc(n * sz), *cs = malloc(2 * ncs * sz), *out = malloc((n + GUARD) * sz);
+    int rc = 2;
+    if (!x || !cs || !out) { printf("skipped: rope_bf16: host memory\n"); goto done; }
+    if (dev_alloc(ctx, &d[0], n * sz, "rope_bf16") || dev_alloc(ctx, &d[1], 2 * ncs * sz, "rope_bf16") ||
+        dev_alloc(ctx, &d[2], (n + GUARD) * sz, "rope_bf16"))
+        goto done;
+    rc = 1;
+    fill_bytes(x, n * sz, r);
+    for (size_t i = 0; i < n; i++) x[2 * i + 1] = (unsigned char)((x[2 * i + 1] & 0x80) | 0x3E); /* finite: |x| in [2^-3, 2^-1) */
+    for (size_t i = 0; i < 2 * ncs; i++) { /* cos rows, then sin rows: values in [-1, 1] */
+        const double v = 2 * rng_unit(r) - 1;
+        ref_cast(CRK_F64, CRK_BF16, &v, cs + i * sz);
+    }
+    if (crk_memcpy_htod(ctx, d[0], x, n * sz) || crk_memcpy_htod(ctx, d[1], cs, 2 * ncs * sz)) {
+        printf("FAIL rope_bf16 [huge]: %s\n", crk_last_error());
+        goto done;
+    }
+    rc = rope_run(ctx, r, 0, d, x, cs, out) | rope_run(ctx, r, 1, d, x, cs, out);
+done:
+    for (int i = 0; i < 3; i++) crk_free(ctx, d[i]);
+    free(x), free(cs), free(out);
+    return rc;
+}
+
 /* The huge cases of the kernels --filter matches (all without one). */
 int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
     const size_t big = (size_t)1 << 28, beyond = ((size_t)1 << 32) + 4099;
@@ -293,6 +374,7 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
         record(res, "badd_u8", rc), failed += rc == 1;
     }
     if (WANTED("fast_sum_u8")) rc = reduce_huge(ctx, rng), record(res, "fast_sum_u8", rc), failed += rc == 1;
+    if (WANTED("rope_bf16")) rc = rope_huge(ctx, rng), record(res, "rope_bf16", rc), failed += rc == 1;
     if (WANTED("copy2d_u8")) rc = copy2d_huge(ctx, rng, 65537, 65540), record(res, "copy2d_u8", rc), failed += rc == 1;
 #undef WANTED
     return failed;

@@ -238,6 +238,9 @@ START_TEST(overflowing_layouts_launch_nothing) {
     l = ts.c, l.start_offset = SIZE_MAX / 2; /* a byte offset past the address space */
     ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &l, ts.x, ts.y, 0), CRK_E_INVALID);
     ck_assert_int_eq(crk_copy2d(ctx, NULL, "copy2d_f32", ts.x, ts.y, 1, 2, 2, 2, SIZE_MAX / 4, 0), CRK_E_INVALID);
+    /* batched rope: stride_b = h*t*d is a uint32_t (unbatched, the element count may pass 2^32: numeric's huge case) */
+    ck_assert_int_eq(crk_rope(ctx, NULL, "rope_bf16", ts.x, ts.x, ts.x, ts.y, 1, 4097, 8192, 128, 1), CRK_E_INVALID);
+    HAS("stride_b");
     l = ts.c, l.rank = 17;
     ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &l, ts.x, ts.y, 0), CRK_E_TOO_MANY_DIMS);
     ck_assert_int_eq(crk_unary(ctx, NULL, NULL, &ts.c, ts.x, ts.y, 0), CRK_E_INVALID);
