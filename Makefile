@@ -2,12 +2,18 @@
 #   make                 toolchain, generator, code objects for ARCHS, NVIDIA build, libcrk, crk CLI
 #   make check           every test that this machine can run (GPU tests skip without a GPU)
 #   make bench           bandwidth benchmark on the GPU present
-#   make ARCHS="gfx90a gfx1100" COV=4|5|6    choose targets / code-object version
+#   make ARCHS="gfx90a gfx1100" COV=4|5|6    choose targets / code-object version (of the
+#                        exact targets; *-generic ones are always v6)
 SHELL := bash
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
 
-ARCHS ?= gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 gfx1101 gfx1102 gfx1151 gfx1200 gfx1201
+# Exact targets, then generic ones (code object v6, ROCm >= 6.4 at run time)
+# for the chips of a family no exact object covers: gfx906/gfx900 (gfx9),
+# RX 5000 (gfx10-1), RX 6000 and APUs (gfx10-3), 780M and Strix (gfx11).
+# gfx12-generic covers only gfx1200/gfx1201, shipped exactly.
+ARCHS ?= gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 gfx1101 gfx1102 gfx1151 gfx1200 gfx1201 \
+  gfx9-generic gfx10-1-generic gfx10-3-generic gfx11-generic
 NV_ARCHS ?= 80 90
 COV ?= 5
 V ?= 0
@@ -65,9 +71,11 @@ KERNEL_HDRS := $(wildcard kernels/*.h)
 hdr_deps = $(if $(wildcard build/dep/$(1)/$(2).d),,$(KERNEL_HDRS))
 -include $(wildcard build/dep/*/*.d)
 wave = $(if $(filter gfx9%,$(1)),64,32)
+# generic targets exist from code object v6
+cov = $(if $(filter %-generic,$(1)),6,$(COV))
 HIPFLAGS = -x hip --cuda-device-only --no-gpu-bundle-output -O3 -std=c++17 -Wall -Werror \
   -Ikernels -isystem $(HIPROOT)/usr/include --hip-path=$(HIPROOT)/usr \
-  --rocm-device-lib-path=$(DEVLIBS) -mcode-object-version=$(COV)
+  --rocm-device-lib-path=$(DEVLIBS)
 
 # ocml's f64 erf/normcdf/pow keep ~40 64-bit constants in SGPRs; machine
 # LICM hoists them all out of the element loops and spills SGPRs. Keeping
@@ -76,14 +84,14 @@ HIPFLAGS_unary := -mllvm -disable-machine-licm
 
 # Code objects depend on the compile flags through this file, rewritten only
 # when the flags change (editing the Makefile alone recompiles nothing).
-HIPFLAGS_SIG := $(CLANG) $(HIPFLAGS) $(HIPFLAGS_unary)
+HIPFLAGS_SIG := $(CLANG) $(HIPFLAGS) -mcode-object-version=$(COV) $(HIPFLAGS_unary)
 $(shell mkdir -p build; echo '$(HIPFLAGS_SIG)' | cmp -s - build/hipflags || echo '$(HIPFLAGS_SIG)' > build/hipflags)
 
 define ARCH_RULES
 hsaco/$(1)/%.hsaco: build/gen/%.hip $$$$(call hdr_deps,$(1),$$$$*) $(TOOLSTAMP) build/hipflags
 	@mkdir -p $$(@D) build/dep/$(1)
 	@echo "  HIP   $(1)/$$*  (wave$(call wave,$(1)))"
-	$(Q)$(CLANG) $(HIPFLAGS) --offload-arch=$(1) $$(HIPFLAGS_$$*) \
+	$(Q)$(CLANG) $(HIPFLAGS) -mcode-object-version=$(call cov,$(1)) --offload-arch=$(1) $$(HIPFLAGS_$$*) \
 	  -Xclang -dependency-file -Xclang build/dep/$(1)/$$*.d -Xclang -MT -Xclang $$@ -Xclang -MP -c $$< -o $$@
 endef
 .SECONDEXPANSION:

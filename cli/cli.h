@@ -70,7 +70,8 @@ void cli_dir_free(cli_dir *d);
 int cli_check_arch_dir(const char *cmd, const char *dir, const char *arch);
 /* One order of arch names everywhere (show, archs, verify, the build
  * summary): gfx targets first, shorter processor names first, then
- * alphabetical: gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 ... */
+ * alphabetical: gfx908 gfx90a gfx942 gfx950 gfx1030 gfx1100 ...; then
+ * generic targets by family: gfx9-generic gfx10-1-generic ... gfx11-generic. */
 int cli_arch_cmp(const char *a, const char *b);
 
 /* The registry's family or module named `name` ("where" is the family

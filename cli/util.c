@@ -107,11 +107,24 @@ void cli_module_of(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)len, base);
 }
 
+/* A generic target's family as a number: gfx10-3-generic 1003, gfx9-generic 900. */
+static unsigned long generic_family(const char *s)
+{
+    char *e;
+    const unsigned long major = strtoul(s + 3, &e, 10);
+    return major * 100 + (*e == '-' && e[1] >= '0' && e[1] <= '9' ? strtoul(e + 1, NULL, 10) : 0);
+}
+
 int cli_arch_cmp(const char *a, const char *b)
 {
     const int ga = strncmp(a, "gfx", 3) == 0, gb = strncmp(b, "gfx", 3) == 0;
     if (ga != gb)
         return gb - ga;
+    const int xa = ga && strstr(a, "-generic") != NULL, xb = gb && strstr(b, "-generic") != NULL;
+    if (xa != xb) /* exact targets, then generic ones by family (scripts/arch_order.sh) */
+        return xa - xb;
+    if (xa && generic_family(a) != generic_family(b))
+        return generic_family(a) < generic_family(b) ? -1 : 1;
     const size_t la = strcspn(a, ":"), lb = strcspn(b, ":");
     if (ga && la != lb)
         return la < lb ? -1 : 1;

@@ -5,13 +5,27 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The AMDGPU code object version of an ELF file (e_ident: OS ABI 64 =
+ * AMDGPU HSA, ABI version + 2), 0 for anything else (bundles, fatbins):
+ * exact targets are the build's COV, generic ones 6. */
+static int co_version(const char *path) {
+    unsigned char id[9] = {0};
+    FILE *e = fopen(path, "rb");
+    const int ok = e && fread(id, 1, sizeof id, e) == sizeof id && !memcmp(id, "\177ELF", 4) && id[7] == 64;
+    if (e) fclose(e);
+    return ok ? id[8] + 2 : 0;
+}
+
 static void file_entry(FILE *f, const char *dir, const char *rel, const char *key, int *first) {
     char path[1024], hex[65];
     snprintf(path, sizeof path, "%s/%s", dir, rel);
     long size = sha256_file(path, hex);
     if (size < 0) return; /* not built (e.g. ARCHS subset, no nvcc) */
-    fprintf(f, "%s\n        \"%s\": {\"path\": \"%s\", \"size\": %ld, \"sha256\": \"%s\"}", *first ? "" : ",",
+    fprintf(f, "%s\n        \"%s\": {\"path\": \"%s\", \"size\": %ld, \"sha256\": \"%s\"", *first ? "" : ",",
             key, rel, size, hex);
+    const int v = co_version(path);
+    if (v) fprintf(f, ", \"code_object_version\": %d", v);
+    fprintf(f, "}");
     *first = 0;
 }
 
@@ -34,7 +48,7 @@ int emit_manifest(const gen_kernel *ks, size_t n, const char *dir, const char *c
     FILE *f = fopen(path, "w");
     if (!f) { perror(path); return -1; }
     fprintf(f, "{\n  \"format\": \"crk-manifest-1\",\n  \"candle_version\": \"0.11.0\",\n");
-    fprintf(f, "  \"code_object_version\": %d,\n", cov);
+    fprintf(f, "  \"code_object_version\": %d,\n", cov); /* the exact targets'; each ELF file says its own */
     versions(f, versions_file);
     fprintf(f, "  \"archs\": [");
     for (size_t a = 0; a < narchs; a++) fprintf(f, "%s\"%s\"", a ? ", " : "", archs[a]);

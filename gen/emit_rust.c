@@ -62,7 +62,8 @@ static void header(FILE *f, const char *const *archs, size_t narchs, int cov) {
         if (gen_module_used((gen_module_id)m)) fprintf(f, "%sId::%s", first ? "" : ", ", camel(GEN_MODULES[m], c, sizeof c)), first = 0;
     fprintf(f, "];\n/// AMD targets every built module has a code object for.\npub const ARCHS: &[&str] = &[");
     for (size_t a = 0; a < narchs; a++) fprintf(f, "%s\"%s\"", a ? ", " : "", archs[a]);
-    fprintf(f, "];\n/// AMDGPU code object version of the per-arch ELF files.\n");
+    fprintf(f, "];\n/// AMDGPU code object version of the exact targets' ELF files (generic\n"
+               "/// targets, `*-generic`, are version 6: ROCm >= 6.4 loads them).\n");
     fprintf(f, "pub const CODE_OBJECT_VERSION: u32 = %d;\n", cov);
     fprintf(f, "/// The Candle release whose kernel names and parameter lists these are.\n");
     fprintf(f, "pub const CANDLE_VERSION: &str = \"0.11.0\";\n\n");

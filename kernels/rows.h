@@ -253,8 +253,18 @@ template <class T> CRK_DEV void softmax_vec(const T *src, T *dst, int n_cols) {
  * (recomputed), in the 64 registers of one 1024-thread block an SM (the
  * op table's residency). A block a row re-reading 128 KiB rows missed L2
  * (1024x32768 f32 on the H100: 36% hits, 57% of copy bandwidth). */
+template <class T> struct WideHeld {
+#if CRK_AMD && defined(__gfx9_generic__)
+    /* gfx900-class chips have 64 VGPRs a thread at 1024 threads and no AGPRs
+     * to spill into: 8 16-bit chunks took 76 bytes of scratch (crk verify);
+     * 4 held, longer rows read twice */
+    static constexpr int n = sizeof(T) == 2 ? 4 : 8;
+#else
+    static constexpr int n = 8;
+#endif
+};
 template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols) {
-    softmax_block<SoftmaxRow<T, 16 / (int)sizeof(T), 8, false>>(src, dst, n_cols);
+    softmax_block<SoftmaxRow<T, 16 / (int)sizeof(T), WideHeld<T>::n, false>>(src, dst, n_cols);
 }
 
 /* Few long rows (crk_softmax, include/crk.h): each row in `pieces` pieces

@@ -98,7 +98,7 @@ int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *na
     F(g, NAME, int (*)(char *, int, int))(name, (int)nlen, device);
     int ver = 0;
     if (g->fn[VERSION]) F(g, VERSION, int (*)(int *))(&ver);
-    g->supports_generic = ver >= 60200000; /* generic targets: ROCm 6.2+ */
+    g->supports_generic = ver >= 60400000; /* generic targets (code object v6): ROCm 6.4+ */
     CRK_GPU_BIND(g);
     return make_current(g) ? (snprintf(why, wlen, "hipSetDevice(%d) failed", device), gclose(g), -1) : 0;
 }

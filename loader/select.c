@@ -115,10 +115,18 @@ crk_status crk_select_target(crk_ctx *ctx) {
         char arch[64];
         snprintf(arch, sizeof arch, "%s", ctx->device_target);
         arch[strcspn(arch, ":")] = 0;
-        st = crk_fail(CRK_E_NO_CODE_OBJECT,
-                      "no code object for %s (%s has: %s); rebuild with ARCHS=%s, or set "
-                      "HSA_OVERRIDE_GFX_VERSION to a shipped arch of the same family at your own risk",
-                      ctx->device_target, src, c.n ? have : "nothing", arch);
+        const char *generic = crk_target_generic_for(arch);
+        if (crk_target_pick(ctx->device_target, (const char *const *)c.names, c.n, 1) >= 0)
+            st = crk_fail(CRK_E_NO_CODE_OBJECT,
+                          "no code object for %s that this HIP runtime loads (%s has: %s): %s needs ROCm >= 6.4 "
+                          "(code object v6); update ROCm, or rebuild with ARCHS=%s",
+                          ctx->device_target, src, have, generic ? generic : "its generic target", arch);
+        else
+            st = crk_fail(CRK_E_NO_CODE_OBJECT,
+                          "no code object for %s (%s has: %s); rebuild with ARCHS=%s%s%s%s, or set "
+                          "HSA_OVERRIDE_GFX_VERSION to a shipped arch of the same family at your own risk",
+                          ctx->device_target, src, c.n ? have : "nothing", arch, generic ? " or ARCHS=" : "",
+                          generic ? generic : "", generic ? " (any chip of the family, ROCm >= 6.4)" : "");
     }
     crk_candidates_free(&c);
     return st;

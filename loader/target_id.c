@@ -108,6 +108,14 @@ int crk_target_generic_covers(const char *generic, const char *proc)
     return 0;
 }
 
+const char *crk_target_generic_for(const char *proc)
+{
+    for (size_t i = 0; i < NFAMILIES; i++)
+        if (crk_target_generic_covers(generic_families[i].generic, proc))
+            return generic_families[i].generic;
+    return NULL;
+}
+
 /* Score of a compatible pair, 0 if incompatible. */
 static int score(const crk_target_id *co, const crk_target_id *dev, int generic_ok)
 {

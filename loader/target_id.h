@@ -33,6 +33,9 @@ crk_feat_mode crk_target_feature(const crk_target_id *t, const char *name);
 int crk_target_is_generic(const char *processor);
 /* 1 if the generic target `generic` covers the processor `proc`. */
 int crk_target_generic_covers(const char *generic, const char *proc);
+/* The generic target covering processor `proc` ("gfx11-generic" for
+ * "gfx1103"), NULL if none does. */
+const char *crk_target_generic_for(const char *proc);
 
 /* 1 if a code object built for `code_object_target` may run on a device whose
  * full target ID is `device_target`:

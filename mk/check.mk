@@ -104,7 +104,7 @@ check-tools:
 # NVIDIA mutants on a GPU).
 MUTANT_ARCH ?= gfx942
 check-mutants: build/numeric $(EMU_OUT)/libamdhip64.so build/gen/stamp | $(TOOLSTAMP)
-	$(Q)CLANG="$(CLANG)" HIPFLAGS="$(HIPFLAGS)" scripts/mutants.sh build/mutants amd $(MUTANT_ARCH) > build/mutants.log
+	$(Q)CLANG="$(CLANG)" HIPFLAGS="$(HIPFLAGS) -mcode-object-version=$(call cov,$(MUTANT_ARCH))" scripts/mutants.sh build/mutants amd $(MUTANT_ARCH) > build/mutants.log
 	$(Q)CRK_GPU_API=hip CRK_HIP_LIBRARY=$(CURDIR)/$(EMU_OUT)/libamdhip64.so CRK_EMU_ARCH=$(MUTANT_ARCH) \
 	  scripts/check_mutants.sh build/mutants
 .PHONY: check-mutants

@@ -45,6 +45,16 @@ done
 emu_result() { # emu_result ARCH: the finished run's log, and its exit status
   cat "build/emu/numeric-$1.log"; return "$(cat "build/emu/numeric-$1.rc")"
 }
+# generic_run DEVICE OBJECT GLOB: an emulated chip no exact object covers
+# runs GLOB's kernels from the generic object libcrk must pick for it.
+generic_run() {
+  local out rc
+  out=$(CRK_GPU_API=hip CRK_HIP_LIBRARY="$PWD/build/emu/libamdhip64.so" CRK_EMU_ARCH=$1 \
+        build/numeric --no-huge --filter "$3" 2>&1); rc=$?
+  echo "$out" | grep -E '^(device|numeric):'
+  grep -q "code object $2)" <<< "$out" || { echo "expected code object $2"; return 1; }
+  return $rc
+}
 
 step "manifest vs files and registry" scripts/check_manifest.sh $archs
 step "AMDGPU ABI and resources, every kernel in every arch" build/crk verify hsaco
@@ -64,6 +74,10 @@ if [ -n "$emu_archs" ]; then
   step "emulator: every instruction of the shipped objects executes" make -s emu-test-cover EMU_DECODE_ARCHS="$emu_archs"
   case " $emu_archs " in *" gfx942 "*)
     step "deliberately broken kernels fail on emulated gfx942" make -s check-mutants MUTANT_ARCH=gfx942 ;;
+  esac
+  case " $archs " in *" gfx11-generic "*)
+    step "generic target: emulated gfx1103 (780M, no exact object) runs gfx11-generic" \
+      generic_run gfx1103 gfx11-generic 'fast_sum_*' ;;
   esac
   for a in $emu_archs; do
     eval "wait \$emu_pid_$a" # (a step runs in a subshell, which cannot wait for it)

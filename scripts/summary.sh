@@ -2,9 +2,8 @@
 # summary.sh START_EPOCH "ARCHS" "MODULES" "NV_FATBINS" — the end-of-build summary.
 set -euo pipefail
 start=$1 archs=$2 modules=$3 nv=$4
-# Archs in one order everywhere (crk show/archs/verify too): shorter names
-# first, then alphabetical: gfx908 gfx90a gfx942 ... gfx1030 gfx1100 ...
-archs=$(for a in $archs; do echo "${#a} $a"; done | sort -k1,1n -k2,2 | cut -d' ' -f2 | tr '\n' ' ' | sed 's/ $//')
+# Archs in one order everywhere (crk show/archs/verify too): scripts/arch_order.sh
+archs=$(printf '%s\n' $archs | "$(dirname "$0")/arch_order.sh" | tr '\n' ' ' | sed 's/ $//')
 kernels=$(($(wc -l < build/gen/kernels.tsv) - 1))
 echo
 echo "crk build summary"

@@ -146,7 +146,7 @@ HIP_EXPORT hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device)
     return rt_hip_done(e);
 }
 
-/* 6.4: new enough for generic targets (libcrk allows them from 6.2). */
+/* 6.4: new enough for generic targets (code object v6; libcrk allows them from 6.4). */
 HIP_EXPORT hipError_t hipRuntimeGetVersion(int *v)
 {
     if (!v) return rt_hip_ret(hipErrorInvalidValue);

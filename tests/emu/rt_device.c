@@ -16,6 +16,8 @@ static const rt_device devices[] = {
     {"gfx1101", "gfx1101", "AMD Radeon RX 7800 XT (crk emulator)", EMU_GFX11, 32, 60, 1, 65536},
     {"gfx1102", "gfx1102", "AMD Radeon RX 7600 (crk emulator)", EMU_GFX11, 32, 32, 1, 65536},
     {"gfx1151", "gfx1151", "AMD Radeon 8060S (crk emulator)", EMU_GFX11, 32, 40, 1, 65536},
+    /* no exact object ships for it: libcrk takes gfx11-generic (ROCm >= 6.4) */
+    {"gfx1103", "gfx1103", "AMD Radeon 780M (crk emulator)", EMU_GFX11, 32, 12, 1, 65536},
 };
 
 const rt_device *rt_device_find(const char *arch)

@@ -41,11 +41,11 @@ check() {
     n=$((n + 1))
     "$@" || { echo "FAIL: $desc"; fails=$((fails + 1)); }
 }
-# The one arch order (shorter processor names first, then alphabetical), as
-# scripts/summary.sh sorts: 0 if the gfx names on stdin are in it.
+# The one arch order (scripts/arch_order.sh, as the build summary sorts):
+# 0 if the gfx names on stdin are in it.
 in_arch_order() {
-    grep -oE 'gfx[0-9a-z]+' > "$T/archs"
-    for a in $(cat "$T/archs"); do echo "${#a} $a"; done | sort -k1,1n -k2,2 | cut -d' ' -f2 > "$T/sorted"
+    grep -oE 'gfx[0-9a-z]+(-[0-9]+)?(-generic)?' > "$T/archs"
+    "$ROOT/scripts/arch_order.sh" < "$T/archs" > "$T/sorted"
     [ -s "$T/archs" ] && cmp -s "$T/archs" "$T/sorted"
 }
 

@@ -92,11 +92,37 @@ START_TEST(test_pick)
 }
 END_TEST
 
+/* The default ARCHS (Makefile): a chip no exact object covers gets its
+ * family's generic one, and the error names that family. */
+START_TEST(test_generic_for)
+{
+    ck_assert_str_eq(crk_target_generic_for("gfx1103"), "gfx11-generic");
+    ck_assert_str_eq(crk_target_generic_for("gfx1150"), "gfx11-generic");
+    ck_assert_str_eq(crk_target_generic_for("gfx1034"), "gfx10-3-generic");
+    ck_assert_str_eq(crk_target_generic_for("gfx1010"), "gfx10-1-generic");
+    ck_assert_str_eq(crk_target_generic_for("gfx906"), "gfx9-generic");
+    ck_assert_str_eq(crk_target_generic_for("gfx942"), "gfx9-4-generic");
+    ck_assert_ptr_null(crk_target_generic_for("gfx90a"));
+    ck_assert_ptr_null(crk_target_generic_for("gfx1250"));
+    ck_assert_ptr_null(crk_target_generic_for(""));
+    const char *shipped[] = {"gfx908", "gfx90a", "gfx942", "gfx950", "gfx1030", "gfx1100", "gfx1101", "gfx1102",
+                             "gfx1151", "gfx1200", "gfx1201", "gfx9-generic", "gfx10-1-generic", "gfx10-3-generic",
+                             "gfx11-generic"};
+    const size_t n = sizeof shipped / sizeof shipped[0];
+    ck_assert_int_eq(crk_target_pick("gfx1103", shipped, n, 1), 14);
+    ck_assert_int_eq(crk_target_pick("gfx1100", shipped, n, 1), 5); /* exact first */
+    ck_assert_int_eq(crk_target_pick("gfx1034", shipped, n, 1), 13);
+    ck_assert_int_eq(crk_target_pick("gfx906:sramecc+:xnack-", shipped, n, 1), 11);
+    ck_assert_int_eq(crk_target_pick("gfx1103", shipped, n, 0), -1); /* runtime before 6.4 */
+}
+END_TEST
+
 int main(void)
 {
     unit_t u = unit_begin("target_id");
     UNIT_ADD(&u, test_compat_table);
     UNIT_ADD(&u, test_parse);
     UNIT_ADD(&u, test_pick);
+    UNIT_ADD(&u, test_generic_for);
     return unit_run(&u);
 }
