@@ -116,11 +116,11 @@ crk_status crk_select_target(crk_ctx *ctx) {
         snprintf(arch, sizeof arch, "%s", ctx->device_target);
         arch[strcspn(arch, ":")] = 0;
         const char *generic = crk_target_generic_for(arch);
-        if (crk_target_pick(ctx->device_target, (const char *const *)c.names, c.n, 1) >= 0)
+        if (crk_target_pick(ctx->device_target, (const char *const *)c.names, c.n, 1) >= 0) /* so generic != NULL */
             st = crk_fail(CRK_E_NO_CODE_OBJECT,
                           "no code object for %s that this HIP runtime loads (%s has: %s): %s needs ROCm >= 6.4 "
                           "(code object v6); update ROCm, or rebuild with ARCHS=%s",
-                          ctx->device_target, src, have, generic ? generic : "its generic target", arch);
+                          ctx->device_target, src, have, generic, arch);
         else
             st = crk_fail(CRK_E_NO_CODE_OBJECT,
                           "no code object for %s (%s has: %s); rebuild with ARCHS=%s%s%s%s, or set "
