@@ -1,6 +1,7 @@
 /* launch.c — launching registry kernels with Candle's conventions. */
 #include "context.h"
 #include "launch.h"
+#include "layout_merge.h"
 #include "error.h"
 #include "registry.h"
 #include "scalar.h"
@@ -229,11 +230,14 @@ static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family 
             return crk_fail(CRK_E_INVALID, "%s: %s must have %s's shape (broadcast with stride 0 first)", name,
                             in.what[i], in.what[0]);
     size_t info[4 * CRK_MAX_DIMS], info_len;
-    a.num_dims = l0->rank;
     if (a.numel == 0) return CRK_OK;
+    crk_layout merged[4]; /* in.n <= 3 */
+    const crk_layout *mp[4];
+    a.num_dims = crk_layouts_merge(in.ls, in.n, merged);
+    for (size_t i = 0; i < in.n; i++) mp[i] = &merged[i];
     /* NULL info when every layout is contiguous (Candle passes one to where
      * always; ours accepts NULL too, so contiguous launches skip the upload). */
-    if ((st = crk_info_pack_checked(in.ls, in.n, 1, info, 4 * CRK_MAX_DIMS, &info_len)) != CRK_OK) return st;
+    if ((st = crk_info_pack_checked(mp, in.n, 1, info, 4 * CRK_MAX_DIMS, &info_len)) != CRK_OK) return st;
     for (size_t i = 0; i < in.n && i < 4; i++)
         if ((st = crk_offset_ptr(name, in.what[i], in.ptrs[i], in.ls[i]->start_offset, crk_operand_dtype(ki, (int)i),
                              &a.in[i])) != CRK_OK)
@@ -300,9 +304,11 @@ crk_status crk_const_set(crk_ctx *ctx, crk_stream s, const char *name, const crk
     if ((st = crk_check_layout(name, "output", l, &a.numel)) != CRK_OK) return st;
     if (!out || !value) return crk_fail(CRK_E_INVALID, "%s: %s pointer is NULL", name, out ? "value" : "out");
     size_t info[2 * CRK_MAX_DIMS], info_len;
-    a.num_dims = l->rank;
     if (a.numel == 0) return CRK_OK;
-    if ((st = crk_info_pack_checked(&l, 1, 1, info, 2 * CRK_MAX_DIMS, &info_len)) != CRK_OK) return st;
+    crk_layout w; /* the order of the writes is free: memory order (a transposed view becomes contiguous) */
+    const crk_layout *wp = &w;
+    a.num_dims = crk_layout_for_fill(l, &w, &a.numel);
+    if ((st = crk_info_pack_checked(&wp, 1, 1, info, 2 * CRK_MAX_DIMS, &info_len)) != CRK_OK) return st;
     const void *o = NULL;
     if ((st = crk_offset_ptr(name, "output", out, l->start_offset, crk_operand_dtype(ki, -1), &o)) != CRK_OK) return st;
     a.out = (void *)o;

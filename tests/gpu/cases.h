@@ -3,7 +3,7 @@
 #define CRK_TEST_CASES_H
 #include "crk.h"
 
-enum { K_CONTIG, K_TRANSPOSE, K_BCAST, K_SIZE1, CASE_KINDS };
+enum { K_CONTIG, K_TRANSPOSE, K_BCAST, K_SIZE1, K_BCAST_COL, CASE_KINDS };
 
 typedef struct {
     const char *name;

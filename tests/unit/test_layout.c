@@ -7,6 +7,7 @@
 #include <string.h>
 #include "crk.h"
 #include "unit.h"
+#include "../../loader/layout_merge.h"
 
 #define HAS(s) ck_assert_msg(strstr(crk_last_error(), s) != NULL, "'%s' not in: %s", s, crk_last_error())
 
@@ -107,11 +108,89 @@ START_TEST(info_pack_checks_shapes_and_room) {
 }
 END_TEST
 
+/* A layout of rank r from dims and strides (start offset 7: kept). */
+static crk_layout mk(size_t r, const size_t *dims, const size_t *strides) {
+    crk_layout l;
+    memset(&l, 0, sizeof l);
+    l.rank = r, l.start_offset = 7;
+    memcpy(l.dims, dims, r * sizeof *dims);
+    memcpy(l.strides, strides, r * sizeof *strides);
+    return l;
+}
+#define EXPECT(l, r, ...)                                                                                              \
+    do {                                                                                                               \
+        const size_t want_[] = {__VA_ARGS__};                                                                          \
+        ck_assert_uint_eq((l).rank, r);                                                                                \
+        ck_assert_mem_eq((l).dims, want_, r * sizeof(size_t));                                                         \
+        ck_assert_mem_eq((l).strides, want_ + r, r * sizeof(size_t));                                                  \
+        ck_assert_uint_eq((l).start_offset, 7);                                                                        \
+    } while (0)
+
+/* libcrk's element-wise launches walk the fewest dims: contiguous runs
+ * joined, dims of size 1 dropped, views that cannot join left alone. */
+START_TEST(launch_layouts_merge_their_dims) {
+    crk_layout out[3];
+    const crk_layout c = mk(3, (size_t[]){2, 3, 4}, (size_t[]){12, 4, 1}), *pc = &c;
+    ck_assert_uint_eq(crk_layouts_merge(&pc, 1, out), 1);
+    EXPECT(out[0], 1, 24, 1);
+    const crk_layout t = mk(2, (size_t[]){3, 2}, (size_t[]){1, 3}), *pt = &t; /* transposed: stays */
+    ck_assert_uint_eq(crk_layouts_merge(&pt, 1, out), 2);
+    EXPECT(out[0], 2, 3, 2, 1, 3);
+    const crk_layout u = mk(3, (size_t[]){4, 1, 5}, (size_t[]){5, 99, 1}), *pu = &u; /* size 1: any stride */
+    ck_assert_uint_eq(crk_layouts_merge(&pu, 1, out), 1);
+    EXPECT(out[0], 1, 20, 1);
+    /* lhs contiguous, rhs [1,3,4] broadcast over dim 0: dims 1 and 2 join for both, dim 0 cannot */
+    const crk_layout l2 = mk(3, (size_t[]){2, 3, 4}, (size_t[]){12, 4, 1}),
+                     r2 = mk(3, (size_t[]){2, 3, 4}, (size_t[]){0, 4, 1}), *p2[2] = {&l2, &r2};
+    ck_assert_uint_eq(crk_layouts_merge(p2, 2, out), 2);
+    EXPECT(out[0], 2, 2, 12, 12, 1);
+    EXPECT(out[1], 2, 2, 12, 0, 1);
+    /* a column broadcast [R,1] -> [R,C] never joins its zero stride with the rows */
+    const crk_layout l3 = mk(2, (size_t[]){5, 6}, (size_t[]){6, 1}), r3 = mk(2, (size_t[]){5, 6}, (size_t[]){1, 0}),
+                     *p3[2] = {&l3, &r3};
+    ck_assert_uint_eq(crk_layouts_merge(p3, 2, out), 2);
+    EXPECT(out[1], 2, 5, 6, 1, 0);
+    const crk_layout one = mk(3, (size_t[]){1, 1, 1}, (size_t[]){5, 6, 7}), *po = &one; /* one element */
+    ck_assert_uint_eq(crk_layouts_merge(&po, 1, out), 1);
+    EXPECT(out[0], 1, 1, 1);
+    /* stride x dim past 64 bits: no join, and no overflow */
+    const crk_layout big = mk(2, (size_t[]){2, 3}, (size_t[]){SIZE_MAX / 2, SIZE_MAX / 4}), *pb = &big;
+    ck_assert_uint_eq(crk_layouts_merge(&pb, 1, out), 2);
+    EXPECT(out[0], 2, 2, 3, SIZE_MAX / 2, SIZE_MAX / 4);
+}
+END_TEST
+
+/* const_set writes in memory order: a transposed view is contiguous, dims
+ * of stride 0 rewrite the same elements and go. */
+START_TEST(fill_layouts_take_memory_order) {
+    crk_layout out;
+    size_t n = 0;
+    const crk_layout t = mk(3, (size_t[]){4, 3, 2}, (size_t[]){1, 8, 4}); /* a permuted [3,2,4] buffer */
+    ck_assert_uint_eq(crk_layout_for_fill(&t, &out, &n), 1);
+    EXPECT(out, 1, 24, 1);
+    ck_assert_uint_eq(n, 24);
+    const crk_layout b = mk(2, (size_t[]){4, 5}, (size_t[]){0, 1}); /* one row written 4 times */
+    ck_assert_uint_eq(crk_layout_for_fill(&b, &out, &n), 1);
+    EXPECT(out, 1, 5, 1);
+    ck_assert_uint_eq(n, 5);
+    const crk_layout g = mk(2, (size_t[]){3, 4}, (size_t[]){2, 12}); /* gaps stay gaps */
+    ck_assert_uint_eq(crk_layout_for_fill(&g, &out, &n), 2);
+    EXPECT(out, 2, 4, 3, 12, 2);
+    ck_assert_uint_eq(n, 12);
+    const crk_layout z = mk(2, (size_t[]){3, 4}, (size_t[]){0, 0}); /* one element */
+    ck_assert_uint_eq(crk_layout_for_fill(&z, &out, &n), 1);
+    EXPECT(out, 1, 1, 1);
+    ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
 int main(void) {
     unit_t u = unit_begin("layout");
     UNIT_ADD(&u, null_layouts_are_errors);
     UNIT_ADD(&u, ranks_above_the_limit_are_errors);
     UNIT_ADD(&u, element_counts_past_64_bits_are_errors);
     UNIT_ADD(&u, info_pack_checks_shapes_and_room);
+    UNIT_ADD(&u, launch_layouts_merge_their_dims);
+    UNIT_ADD(&u, fill_layouts_take_memory_order);
     return unit_run(&u);
 }
