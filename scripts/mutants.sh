@@ -42,6 +42,8 @@ spawn() { # mutate in the background, at most jobs_max at once (MUTANT_ONLY: tha
 spawn tail 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs) out\[i\] = f(in\[i\]...);/(void)head;/'
 # affine: the tail loop writes one element past the end
 spawn overrun 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs)/for (size_t i = head + gid; i <= numel; i += gs)/'
+# column order: a row's last run is taken whole (writes past the row, and past the end)
+spawn colend 'affine_*' affine elementwise.h 's/        if (col + N <= last \&\& aligned_for<D, N>(out + i0)) {/        if (col < last \&\& aligned_for<D, N>(out + i0)) {/'
 # unary: gelu's 0.044715 becomes 0.0447
 spawn gelu 'ugelu_f32' unary unary.h 's/m::cst<A>(0.044715)/m::cst<A>(0.0447)/'
 # ternary: strided where reads t and f through each other's strides
