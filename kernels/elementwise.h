@@ -186,6 +186,19 @@ template <int K> struct Cursor {
     }
 };
 
+/* out[i0 .. i0+N) = g over a run that does not wrap the last dim, stored
+ * at once; the cursor steps along the last dim. */
+template <int N, int K, class D, class G> CRK_DEV void store_run(D *out, size_t i0, Cursor<K> &c, G &g) {
+    Pack<D, N> res;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        res.v[j] = g(i0 + j, c.o);
+#pragma unroll
+        for (int k = 0; k < K; ++k) c.o.o[k] += c.step[k];
+    }
+    store_pack<D, N>(out + i0, res);
+}
+
 /* A transposed input (last-dim stride above 1, stride 1 one dim up: the
  * copy of .t().contiguous()) read in runs along its rows costs a 32-byte
  * sector a value. Column order: lanes take the same N columns of kColRows
@@ -208,14 +221,7 @@ template <int N, int K, class D, class G> CRK_DEV void map_columns(Cursor<K> &c,
         const size_t i0 = (size_t)row * last + col;
         c.seek(i0);
         if (col + N <= last && aligned_for<D, N>(out + i0)) {
-            Pack<D, N> res;
-#pragma unroll
-            for (int j = 0; j < N; ++j) {
-                res.v[j] = g(i0 + j, c.o);
-#pragma unroll
-                for (int k = 0; k < K; ++k) c.o.o[k] += c.step[k];
-            }
-            store_pack<D, N>(out + i0, res);
+            store_run<N>(out, i0, c, g);
         } else {
             for (uint32_t j = col; j < last && j < col + N; ++j) {
                 out[(size_t)row * last + j] = g((size_t)row * last + j, c.o);
@@ -246,14 +252,7 @@ CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, G 
         const size_t i0 = run * N;
         c.seek(i0);
         if (aligned && i0 + N <= numel && c.r + N <= c.last) { /* no wrap: step only */
-            Pack<D, N> res;
-#pragma unroll
-            for (int j = 0; j < N; ++j) {
-                res.v[j] = g(i0 + j, c.o);
-#pragma unroll
-                for (int k = 0; k < K; ++k) c.o.o[k] += c.step[k];
-            }
-            store_pack<D, N>(out + i0, res);
+            store_run<N>(out, i0, c, g);
         } else {
             for (size_t i = i0; i < i0 + N && i < numel; ++i) {
                 out[i] = g(i, c.o);
