@@ -35,6 +35,59 @@ static void regs(out_t *o, char c, unsigned r, unsigned n)
 
 static const char *const fconst[9] = { "0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0", "0.15915494" };
 
+/* An f64 operand's literal is the high half of the double: objdump names
+ * the doubles an inline constant gives (0 prints as an integer). */
+static const char *f64_literal_name(uint32_t hi)
+{
+    static const uint32_t h[8] = { 0x3fe00000, 0xbfe00000, 0x3ff00000, 0xbff00000,
+                                   0x40000000, 0xc0000000, 0x40100000, 0xc0100000 };
+    if (hi == 0)
+        return "0";
+    for (int k = 0; k < 8; k++)
+        if (hi == h[k])
+            return fconst[k];
+    return NULL;
+}
+
+/* The source type of an op: its name's last type token (v_cvt_f16_f32:
+ * f32), as 'f' 16 for f16; 0 when none. */
+static int src_type(const char *nm, char *kind)
+{
+    int bits = 0;
+    for (const char *c = nm; (c = strchr(c, '_')) != NULL; c++)
+        if (strchr("fuib", c[1]) && (c[2] == '1' || c[2] == '3' || c[2] == '6') && (c[3] == '6' || c[3] == '2' || c[3] == '4')
+            && (c[4] == 0 || c[4] == '_'))
+            *kind = c[1], bits = (c[2] - '0') * 10 + (c[3] - '0');
+    return bits;
+}
+
+/* A 32-bit literal whose value an inline constant could have given
+ * (objdump 22 prints it as lit(V) so that it reassembles as a literal):
+ * integers -16..64 (0..64 for a 64-bit operand, whose literal is
+ * zero-extended), and the float constants of a 32-bit operand (any type
+ * but 16-bit integers) or of an f16 one. f64 operands: f64_literal_name. */
+static int literal_is_inline(const isa_inst *in, const isa_operand *p, int f64)
+{
+    static const uint32_t f32c[9] = { 0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+                                      0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983 };
+    static const uint16_t f16c[9] = { 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118 };
+    uint32_t v = in->literal;
+    if (f64)
+        return 0;
+    if (p->n == 2)
+        return v <= 64;
+    if ((int32_t)v >= -16 && (int32_t)v <= 64)
+        return 1;
+    char kind = 0;
+    int bits = src_type(in->info->name, &kind);
+    if (bits == 16 && kind != 'f')
+        return 0;
+    for (int k = 0; k < 9; k++)
+        if (bits == 16 ? v == f16c[k] : v == f32c[k])
+            return 1;
+    return 0;
+}
+
 /* An operand without modifiers. f64: inline 1/(2pi) prints in full. */
 static void opd(out_t *o, emu_isa isa, const isa_inst *in, const isa_operand *p, int f64, int hi, int t16)
 {
@@ -55,7 +108,14 @@ static void opd(out_t *o, emu_isa isa, const isa_inst *in, const isa_operand *p,
     case ISA_OPD_VCCZ: put(o, "src_vccz"); return;
     case ISA_OPD_EXECZ: put(o, "src_execz"); return;
     case ISA_OPD_OFF: put(o, "off"); return;
-    case ISA_OPD_LITERAL: put(o, "0x%x", t16 ? in->literal & 0xFFFF : in->literal); return;
+    case ISA_OPD_LITERAL:
+        if (f64 && f64_literal_name(in->literal))
+            put(o, "%s", f64_literal_name(in->literal)); /* the high half of a double */
+        else if (literal_is_inline(in, p, f64))
+            put(o, "lit(0x%x)", in->literal); /* objdump keeps the encoding visible */
+        else
+            put(o, "0x%x", t16 ? in->literal & 0xFFFF : in->literal);
+        return;
     case ISA_OPD_INLINE:
         if (c <= 192)
             put(o, "%d", (int)c - 128);
