@@ -95,6 +95,37 @@ static const gen_param SIG_ASORT_CHUNK[] = {P_IN("x", PT_AXIS0), P_OUT("dst", PT
 static const gen_param SIG_ASORT_MERGE[] = {P_IN("x", PT_AXIS0), P_IN("src", PT_U32), P_OUT("dst", PT_U32),
                                             P_SIZE("ncols"), P_SIZE("nrows"), P_SIZE("width"), {0}};
 
+/* module conv (§4.14-§4.16): info = [src dims, src strides(, k dims, k
+ * strides)] of rank 3 (1-D) or 4 (2-D); the scalars are size_t unless said */
+#define P_SRC_NUMEL {"src_numel", CRK_ROLE_NUMEL, PT_SIZE, PM_CONST_VALUE}
+#define CONV_TAIL P_INFO("info"), P_IN("src", PT_AXIS0), P_IN("kernel", PT_AXIS0), P_OUT("dst", PT_AXIS0), {0}
+#define COL_TAIL P_INFO("info"), P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), {0}
+static const gen_param SIG_CONV1D[] = {P_SRC_NUMEL, P_SIZE("num_dims"), P_SIZE("stride"), P_SIZE("padding"),
+                                       P_SIZE("dilation"), CONV_TAIL};
+static const gen_param SIG_CONV2D[] = {P_SRC_NUMEL, P_SIZE("w_out"), P_SIZE("h_out"), P_SIZE("stride"),
+                                       P_SIZE("padding"), P_SIZE("dilation"), CONV_TAIL};
+static const gen_param SIG_CONVT1D[] = {P_SRC_NUMEL, P_SIZE("l_out"), P_SIZE("stride"), P_SIZE("padding"),
+                                        P_SIZE("out_padding"), P_SIZE("dilation"), CONV_TAIL};
+static const gen_param SIG_CONVT2D[] = {P_SRC_NUMEL, P_SIZE("w_out"), P_SIZE("h_out"), P_SIZE("stride"),
+                                        P_SIZE("padding"), P_SIZE("out_padding"), P_SIZE("dilation"), CONV_TAIL};
+#define P_DST_NUMEL {"dst_numel", CRK_ROLE_NUMEL, PT_SIZE, PM_CONST_VALUE}
+static const gen_param SIG_IM2COL1D[] = {P_DST_NUMEL, P_SIZE("l_out"), P_SIZE("l_k"), P_SIZE("stride"),
+                                         P_SIZE("padding"), P_SIZE("dilation"), COL_TAIL};
+static const gen_param SIG_IM2COL[] = {P_DST_NUMEL, P_SIZE("h_out"), P_SIZE("w_out"), P_SIZE("h_k"), P_SIZE("w_k"),
+                                       P_SIZE("stride"), P_SIZE("padding"), P_SIZE("dilation"), COL_TAIL};
+static const gen_param SIG_COL2IM1D[] = {{"dst_el", CRK_ROLE_NUMEL, PT_SIZE, PM_CONST_VALUE}, P_SIZE("l_out"),
+                                         P_SIZE("l_in"), P_SIZE("c_out"), P_SIZE("k_size"), P_SIZE("stride"),
+                                         P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), {0}};
+static const gen_param SIG_POOL[] = {P_SRC_NUMEL, P_SIZE("w_k"), P_SIZE("h_k"), P_SIZE("w_stride"),
+                                     P_SIZE("h_stride"), COL_TAIL};
+#define P_DOUBLE(n) {n, CRK_ROLE_SCALAR, PT_DOUBLE, PM_CONST_VALUE}
+#define P_BOOL(n) {n, CRK_ROLE_SCALAR, PT_BOOL, PM_CONST_VALUE}
+static const gen_param SIG_UPSAMPLE_NEAREST[] = {P_SIZE("w_out"), P_SIZE("h_out"), P_DOUBLE("w_scale"),
+                                                 P_DOUBLE("h_scale"), COL_TAIL};
+static const gen_param SIG_UPSAMPLE_BILINEAR[] = {P_SIZE("w_out"), P_SIZE("h_out"), P_BOOL("align_corners"),
+                                                  P_BOOL("has_scale_h"), P_DOUBLE("scale_h_factor"),
+                                                  P_BOOL("has_scale_w"), P_DOUBLE("scale_w_factor"), COL_TAIL};
+
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL, 0}
 #define U1(op, f) {op, "crk::" f, SIG_UNARY1, 1, NULL, 0}
@@ -157,6 +188,17 @@ static const gen_op SOFTMAX_OPS[] = {
     {"crk_softmax_part", "crk::softmax_part", SIG_SOFTMAX_SPLIT, 0, NULL, 0},
     {"crk_softmax_fin", "crk::softmax_fin", SIG_SOFTMAX_SPLIT, 0, NULL, 0},
 };
+/* module conv: each op's functor is its device function (kernels/conv.h) */
+#define F(op, sig) {#op, "crk::" #op, sig, 0, NULL, 0}
+static const gen_op CONV_OPS[] = {
+    F(conv1d, SIG_CONV1D),     F(conv2d, SIG_CONV2D),     F(conv_transpose1d, SIG_CONVT1D),
+    F(conv_transpose2d, SIG_CONVT2D), F(im2col1d, SIG_IM2COL1D), F(im2col, SIG_IM2COL),
+    F(col2im1d, SIG_COL2IM1D),
+};
+static const gen_op POOL_OPS[] = {F(avg_pool2d, SIG_POOL), F(max_pool2d, SIG_POOL)};
+static const gen_op UPSAMPLE_OPS[] = {F(upsample_nearest2d, SIG_UPSAMPLE_NEAREST),
+                                      F(upsample_bilinear2d, SIG_UPSAMPLE_BILINEAR)};
+#undef F
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL, 0}};
 #define OPS(a) a, sizeof a / sizeof a[0]
 
@@ -206,6 +248,9 @@ static int up_sort(const gen_op *op, const int8_t *dt) {
  * that could reach one). Softmax, norms, rope: the float dtypes. */
 static const uint16_t DT_REDUCE = DT_ALL & ~DT_BIT(CRK_F8E4M3);
 static const uint16_t DT_FLOATS = DT_BIT(CRK_BF16) | DT_BIT(CRK_F16) | DT_BIT(CRK_F32) | DT_BIT(CRK_F64);
+/* conv, pool, upsample: upstream's six (§4.14) */
+static const uint16_t DT_CONV =
+    DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_BF16) | DT_BIT(CRK_F16) | DT_BIT(CRK_F32) | DT_BIT(CRK_F64);
 /* integer dtypes of where's conditions and of ids */
 static const uint16_t ID_TYPES = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I16) | DT_BIT(CRK_I32) | DT_BIT(CRK_I64);
 
@@ -252,6 +297,14 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                          "fp8_e4m3", up_sort, SORT},
     [CRK_FAMILY_SUM] = {"sum", MOD_REDUCE, "sum.h", NULL, "", 2, 1, {DT_REDUCE}, SIG_SUM, OPS(SUM_OPS), "f8_e4m3",
                         up_sum, EW},
+    /* module conv: info_arrays 0 (conv's info holds two layouts, src's and
+     * the kernel's, each with its own dims: kernels/conv.h) */
+    [CRK_FAMILY_CONV] = {"conv", MOD_CONV, "conv.h", NULL, "", 0, 1, {DT_CONV}, SIG_CONV1D, OPS(CONV_OPS), "f8_e4m3",
+                         up_all, EW},
+    [CRK_FAMILY_POOL] = {"pool", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_POOL, OPS(POOL_OPS), "f8_e4m3",
+                         up_all, EW},
+    [CRK_FAMILY_UPSAMPLE] = {"upsample", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_UPSAMPLE_NEAREST,
+                             OPS(UPSAMPLE_OPS), "f8_e4m3", up_all, EW},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define CRK_VERSION_MAJOR 0
-#define CRK_VERSION_MINOR 5
+#define CRK_VERSION_MINOR 6
 
 /* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
 #define CRK_MAX_DIMS 16
@@ -91,6 +91,9 @@ typedef enum {
     CRK_FAMILY_SORT,      /* asort_{asc,desc}_*, and our crk_asort_{keyed,chunk,merge}_{asc,desc}_*
                              (crk_argsort's steps): module "sort" */
     CRK_FAMILY_SUM,       /* sum_*: upstream's atomicAdd strided sum, module "reduce" */
+    CRK_FAMILY_CONV,      /* conv1d/conv2d/conv_transpose{1,2}d/im2col1d/im2col/col2im1d_*: "conv" */
+    CRK_FAMILY_POOL,      /* avg_pool2d_*, max_pool2d_*: module "conv"    */
+    CRK_FAMILY_UPSAMPLE,  /* upsample_nearest2d_*, upsample_bilinear2d_*: module "conv" */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -305,6 +308,52 @@ crk_status crk_reduce(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
  * sum_dims_s] (kernels/sum.h). */
 crk_status crk_sum_atomic(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                           const size_t *sum_dims, size_t n_sum_dims, void *dst);
+
+/* Module conv (0.6; fact sheet §4.14-§4.16). The helpers take Candle's
+ * views (any strides, zero included; start offsets applied), size the
+ * output as Candle's ParamsConv1D/2D and ParamsConvTranspose1D/2D do,
+ * write it contiguous, and launch a thread an output element (im2col1d: a
+ * thread a (b, l, c), as Candle does). Results are upstream's, bit for
+ * bit: the kernels' accumulators, loop orders and quirks (conv1d's
+ * dilation on the stride term; conv_transpose* ignore output_padding
+ * but for the output size) are in kernels/conv.h. A kernel that does not
+ * fit the padded input, zero strides, channel mismatches and wrong ranks
+ * are CRK_E_INVALID, naming the problem. */
+typedef struct {
+    size_t stride;         /* >= 1                                    */
+    size_t padding;
+    size_t dilation;       /* >= 1                                    */
+    size_t output_padding; /* conv_transpose*: sizes the output only  */
+} crk_conv_params;
+/* conv1d_, conv2d_, conv_transpose1d_, conv_transpose2d_ by name: src
+ * (b, c_in, l) or (b, c_in, h, w); kernel (c_out, c_in, k...) or, for the
+ * transposed ones, (c_in, c_out, k...); dst (b, c_out, out...). out_dims
+ * (3 or 4 entries; may be NULL) gets dst's dims. */
+crk_status crk_conv(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                    const crk_layout *kernel_l, const void *kernel, const crk_conv_params *p, void *dst,
+                    size_t *out_dims);
+/* im2col1d_: src (b, c_in, l), dst (b, l_out, c_in, k_h) (k_w unused);
+ * im2col_: src (b, c_in, h, w), dst (b, h_out, w_out, c_in, k_h, k_w);
+ * zeros where the window leaves the input. out_dims: 4 or 6 entries. */
+crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                      size_t k_h, size_t k_w, const crk_conv_params *p, void *dst, size_t *out_dims);
+/* col2im1d_: src (b, l_in, c_out, k) contiguous, dst (b, c_out, (l_in -
+ * 1)·stride + k): overlapping columns summed in the dtype (16-bit floats
+ * round each add). */
+crk_status crk_col2im1d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                        size_t stride, void *dst);
+/* avg_pool2d_, max_pool2d_: src (b, c, h, w), k_h x k_w windows at
+ * strides s_h, s_w, no padding; dst (b, c, (h - k_h)/s_h + 1, (w - k_w)/s_w
+ * + 1). avg divides by the whole window (u8 sums wrap in u8); max follows
+ * Candle's NaN rules (f32/f64 ignore NaN, f16/bf16 propagate it). */
+crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                      size_t k_h, size_t k_w, size_t s_h, size_t s_w, void *dst);
+/* upsample_nearest2d_ (align_corners 0, no scale factors) and
+ * upsample_bilinear2d_ (PyTorch's align_corners and optional scale factors,
+ * NULL: none): src (b, c, h, w), dst (b, c, out_h, out_w). */
+crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
+                          size_t out_h, size_t out_w, int align_corners, const double *scale_h,
+                          const double *scale_w, void *dst);
 /* softmax_<dt> over the last dim of n_rows contiguous rows of n_cols: a
  * block per row, so long rows are not one wave's work (Candle launches 32
  * threads). When n_cols is a multiple of 16 / sizeof(T) and src and dst are

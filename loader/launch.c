@@ -28,6 +28,9 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_INDEXING: return "crk_index_select, crk_gather, crk_index_add or crk_scatter";
     case CRK_FAMILY_SORT: return "crk_argsort";
     case CRK_FAMILY_SUM: return "crk_sum_atomic";
+    case CRK_FAMILY_CONV: return "crk_conv, crk_im2col or crk_col2im1d";
+    case CRK_FAMILY_POOL: return "crk_pool2d";
+    case CRK_FAMILY_UPSAMPLE: return "crk_upsample2d";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";

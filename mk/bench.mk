@@ -23,7 +23,7 @@ bench: build/bench
 # live in (about 4.8 MB), staged where .device/bench looks by default. Not
 # part of the product; skipped when the folder is absent.
 CANDLE_PEER_DIR ?= ../shared/peers/candle-0.11-sm90
-CANDLE_PEER_CUBINS := $(patsubst %,.device/peers/candle-0.11-sm90/%.cubin,unary affine cast ternary binary fill indexing sort reduce)
+CANDLE_PEER_CUBINS := $(patsubst %,.device/peers/candle-0.11-sm90/%.cubin,unary affine cast ternary binary fill indexing sort reduce conv)
 .device/peers/candle-0.11-sm90/%.cubin: $(CANDLE_PEER_DIR)/%.cubin
 	@mkdir -p $(@D)
 	$(Q)install -m 644 $< $@

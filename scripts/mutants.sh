@@ -112,4 +112,16 @@ spawn sortbarrier 'asort_desc_f64' sort sort.h 's/^            block_barrier();$
 spawn sortstable 'crk_asort_chunk_asc_i32' sort sort.h 's/return ia < ib; \/\* equal/return ia > ib; \/* equal/'
 # sort (long rows): a merge pass places the partner run's first element wrong
 spawn sortmerge 'crk_asort_merge_desc_f16' sort sort.h 's/const size_t at = p < mid ?/const size_t at = p <= mid ?/'
+# conv: conv2d's padding test is off by one on the far side (reads the element past a row)
+spawn padoff 'conv2d_u8' conv conv.h 's/if (sw < padding || sw >= w_in + padding) continue;/if (sw < padding || sw > w_in + padding) continue;/'
+# conv: the transposed convolution takes taps whose offset the stride does not divide
+spawn convtdiv 'conv_transpose1d_f32' conv conv.h 's/if (s < 0 || (uint64_t)s % stride) return -1;/if (s < 0) return -1;/'
+# conv: im2col1d zero-pads one position too few on the right (reads past the row)
+spawn im2colpad 'im2col1d_f16' conv conv.h 's/o\[k\] = p < padding || p >= l_in + padding/o[k] = p < padding || p > l_in + padding/'
+# conv: col2im1d stops one kernel tap early
+spawn col2imtap 'col2im1d_u32' conv conv.h 's/li-- > 0 \&\& k0 < k_size;/li-- > 0 \&\& k0 + 1 < k_size;/'
+# pool: max_pool2d's window walks h along dims[2] and w along dims[3] (h/w swapped)
+spawn poolhw 'max_pool2d_bf16' conv conv.h 's/if (wo | ho) d = m::maxg(d, R::in(s\[wo \* ss\[2\] + ho \* ss\[3\]\]));/if (wo | ho) d = m::maxg(d, R::in(s[wo * ss[3] + ho * ss[2]]));/'
+# upsample: bilinear ignores align_corners in its scale
+spawn bilalign 'upsample_bilinear2d_f64' conv conv.h 's/if (align_corners) return out > 1/if (false) return out > 1/'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

@@ -25,6 +25,12 @@ int run_sort(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int sort_applies(const layout_case *lc, const crk_kernel_info *ki);
 int run_sum(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int sum_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_conv(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int conv_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_pool(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int pool_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_upsample(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int upsample_applies(const layout_case *lc, const crk_kernel_info *ki);
 
 const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_UNARY] = {run_map1, map1_applies},
@@ -43,4 +49,7 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_INDEXING] = {run_index, index_applies},
     [CRK_FAMILY_SORT] = {run_sort, sort_applies},
     [CRK_FAMILY_SUM] = {run_sum, sum_applies},
+    [CRK_FAMILY_CONV] = {run_conv, conv_applies},
+    [CRK_FAMILY_POOL] = {run_pool, pool_applies},
+    [CRK_FAMILY_UPSAMPLE] = {run_upsample, upsample_applies},
 };

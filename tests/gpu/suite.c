@@ -70,15 +70,17 @@ crk_dtype output_dtype(const crk_kernel_info *ki) {
 }
 
 static crk_status launch_raw_y(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block,
-                               unsigned grid_y) {
+                               unsigned grid_y, const size_t *info_in, size_t info_len) {
     size_t numel = r->numel ? r->numel : r->nls ? crk_layout_numel(r->ls[0]) : r->work, nd = r->nls ? r->ls[0]->rank : 0;
     size_t info[4 * CRK_MAX_DIMS];
     const size_t work = r->work ? r->work : numel;
     if (work == 0 && !r->grid_x) return CRK_OK; /* for_num_elems(0) is no launch */
-    const size_t len = r->nls ? crk_info_pack(r->ls, r->nls, !r->always_info, info, 4 * CRK_MAX_DIMS) : 0;
+    const size_t len = info_in ? info_len
+                       : r->nls ? crk_info_pack(r->ls, r->nls, !r->always_info, info, 4 * CRK_MAX_DIMS)
+                                : 0;
     const void *info_dev = NULL;
     if (len) {
-        crk_status st = crk_memcpy_htod(S->ctx, S->dev_info, info, len * sizeof(size_t));
+        crk_status st = crk_memcpy_htod(S->ctx, S->dev_info, info_in ? info_in : info, len * sizeof(size_t));
         if (st != CRK_OK) return st;
         info_dev = S->dev_info;
     }
@@ -114,9 +116,14 @@ static crk_status launch_raw_y(suite_t *S, const crk_kernel_info *ki, const raw_
 }
 
 crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block) {
-    return launch_raw_y(S, ki, r, block, 1);
+    return launch_raw_y(S, ki, r, block, 1, NULL, 0);
+}
+
+crk_status launch_raw_info(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block,
+                           const size_t *info, size_t info_len) {
+    return launch_raw_y(S, ki, r, block, 1, info, info_len);
 }
 
 crk_status launch_raw_2d(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned grid_y) {
-    return launch_raw_y(S, ki, r, r->block3[0], grid_y);
+    return launch_raw_y(S, ki, r, r->block3[0], grid_y, NULL, 0);
 }

@@ -69,6 +69,10 @@ typedef struct {
     size_t numel;                /* != 0: the numel argument (index_select: the output's) */
 } raw_launch;
 crk_status launch_raw(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block);
+/* The same with this info buffer (info_len entries; module conv packs its
+ * own: a source's and a kernel's dims and strides) instead of ls's. */
+crk_status launch_raw_info(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned block,
+                           const size_t *info, size_t info_len);
 /* The same with grid_x x grid_y blocks (r->grid_x set). */
 crk_status launch_raw_2d(suite_t *S, const crk_kernel_info *ki, const raw_launch *r, unsigned grid_y);
 

@@ -70,6 +70,10 @@ tolerance_t tolerance_for(const crk_kernel_info *ki, crk_dtype out_dt) {
     if (ki->family_id == CRK_FAMILY_BINARY && ref_dtype_is_float(out_dt) &&
         (!strcmp(ki->op, "maximum") || !strcmp(ki->op, "minimum")))
         t.zero_sign = 1;
+    /* max_pool2d: maxg of +0 and -0 may give either zero (fmaxf and
+     * __hmax_nan leave it open; the H100 gives +0 where C's fmax gives -0,
+     * Candle's own max_pool2d_* too) */
+    if (ki->family_id == CRK_FAMILY_POOL && !strcmp(ki->op, "max_pool2d")) t.zero_sign = 1;
     /* reductions: the reference runs Candle's order, so exact; max/min of
      * +0 and -0 may give either zero */
     if (ki->family_id == CRK_FAMILY_REDUCE) { /* fast_<op>, and libcrk's crk_fast_<op>_cols */

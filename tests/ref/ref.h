@@ -155,6 +155,54 @@ void ref_asort_candle(crk_dtype dt, int asc, const void *row, size_t ncols, uint
  * NaN after every number in both orders, NaNs by column. */
 void ref_argsort_stable(crk_dtype dt, int asc, const void *row, size_t ncols, uint32_t *out);
 
+/* ----------------------------------------------------------- module conv */
+/* u8 u32 bf16 f16 f32 f64 (§4.14-§4.16). A view: element offsets
+ * i0·s[0] + i1·s[1] + ... from its pointer (any strides, 0 included). */
+typedef struct {
+    size_t dims[4];
+    size_t strides[4];
+} ref_view;
+/* Convolutions accumulate in A (f32 for 16-bit and f32, f64, u8/u32
+ * wrapping), each term one fused multiply-add, in upstream's loop order,
+ * then one rounding to T. src (b, c_in, l) / (b, c_in, h, w); k (c_out,
+ * c_in, ...) for conv, (c_in, c_out, ...) for the transposed ones; dst
+ * contiguous (b, c_out, l_out) / (b, c_out, h_out, w_out). conv1d reads
+ * source position (stride·l + k)·dilation − padding (upstream's quirk). */
+void ref_conv1d(crk_dtype dt, const void *src, const ref_view *sv, const void *k, const ref_view *kv, size_t l_out,
+                size_t stride, size_t padding, size_t dilation, void *dst);
+void ref_conv2d(crk_dtype dt, const void *src, const ref_view *sv, const void *k, const ref_view *kv, size_t h_out,
+                size_t w_out, size_t stride, size_t padding, size_t dilation, void *dst);
+void ref_conv_transpose1d(crk_dtype dt, const void *src, const ref_view *sv, const void *k, const ref_view *kv,
+                          size_t l_out, size_t stride, size_t padding, size_t dilation, void *dst);
+void ref_conv_transpose2d(crk_dtype dt, const void *src, const ref_view *sv, const void *k, const ref_view *kv,
+                          size_t h_out, size_t w_out, size_t stride, size_t padding, size_t dilation, void *dst);
+/* dst (b, l_out, c_in, l_k) / (b, h_out, w_out, c_in, h_k, w_k), zero
+ * outside the source. */
+void ref_im2col1d(crk_dtype dt, const void *src, const ref_view *sv, size_t l_out, size_t l_k, size_t stride,
+                  size_t padding, size_t dilation, void *dst);
+void ref_im2col(crk_dtype dt, const void *src, const ref_view *sv, size_t h_out, size_t w_out, size_t h_k,
+                size_t w_k, size_t stride, size_t padding, size_t dilation, void *dst);
+/* src (b, l_in, c_out, k) contiguous, dst (b, c_out, (l_in−1)·stride + k):
+ * out[b, c, l] sums src[b, i, c, l − i·stride] over i from l/stride down,
+ * in T (16-bit floats round each add, integers wrap). */
+void ref_col2im1d(crk_dtype dt, const void *src, size_t b, size_t l_in, size_t c_out, size_t k, size_t stride,
+                  void *dst);
+/* src (b, c, d2, d3), windows k2 x k3 at strides s2, s3 without padding;
+ * dst (b, c, (d2−k2)/s2+1, (d3−k3)/s3+1). avg: the sum in A (u8 in u8)
+ * times float(1/(k2·k3)); max: the first element, then maximum. */
+void ref_avg_pool2d(crk_dtype dt, const void *src, const ref_view *sv, size_t k2, size_t k3, size_t s2, size_t s3,
+                    void *dst);
+void ref_max_pool2d(crk_dtype dt, const void *src, const ref_view *sv, size_t k2, size_t k3, size_t s2, size_t s3,
+                    void *dst);
+/* dst (b, c, o2, o3): src[min(floor(i·scale2), d2−1), min(floor(j·scale3), d3−1)]. */
+void ref_upsample_nearest2d(crk_dtype dt, const void *src, const ref_view *sv, size_t o2, size_t o3, double scale2,
+                            double scale3, void *dst);
+/* PyTorch's bilinear interpolation (align_corners, optional scale factors)
+ * in double; dst (b, c, h_out, w_out). */
+void ref_upsample_bilinear2d(crk_dtype dt, const void *src, const ref_view *sv, size_t h_out, size_t w_out,
+                             int align_corners, int has_scale_h, double scale_h, int has_scale_w, double scale_w,
+                             void *dst);
+
 /* ------------------------------------------------------------------ ULPs */
 /* Float dtypes: distance in representable values (+0 and -0 equal; ±inf
  * count as the value after the largest finite); INT64_MAX if exactly one is

@@ -1033,6 +1033,68 @@ static void test_sort(void)
     CHECK(idx_eq(o, (const uint32_t[]){0, 3, 2, 4, 5, 1}, 6), "stable desc");
 }
 
+/* Module conv (§4.14-§4.16): the quirks and semantics the sheet states. */
+static ref_view view_c(size_t d0, size_t d1, size_t d2, size_t d3)
+{
+    ref_view v = {{d0, d1, d2, d3}, {d1 * d2 * d3, d2 * d3, d3, 1}};
+    return v;
+}
+static void test_conv(void)
+{
+    /* conv1d's dilation scales the stride term: positions (l + k)·2 */
+    const float x[6] = {1, 2, 3, 4, 5, 6}, k[2] = {1, 10};
+    ref_view xv = view_c(1, 1, 6, 1), kv = view_c(1, 1, 2, 1);
+    float y[4];
+    ref_conv1d(CRK_F32, x, &xv, k, &kv, 4, 1, 0, 2, y);
+    CHECK(y[0] == 31 && y[1] == 53 && y[2] == 5 && y[3] == 0, "conv1d dilation quirk: %g %g %g %g", (double)y[0],
+          (double)y[1], (double)y[2], (double)y[3]);
+    /* conv_transpose1d, stride 2: out = [x0·k0, x0·k1, x1·k0, x1·k1] */
+    ref_view tv = view_c(1, 1, 2, 1);
+    ref_conv_transpose1d(CRK_F32, x, &tv, k, &kv, 4, 2, 0, 1, y);
+    CHECK(y[0] == 1 && y[1] == 10 && y[2] == 2 && y[3] == 20, "conv_transpose1d stride 2");
+    /* avg_pool2d sums u8 in u8: 4 x 200 = 800 = 32 mod 256, / 4 = 8 */
+    const uint8_t u[4] = {200, 200, 200, 200};
+    ref_view uv = view_c(1, 1, 2, 2);
+    uint8_t a;
+    ref_avg_pool2d(CRK_U8, u, &uv, 2, 2, 2, 2, &a);
+    CHECK(a == 8, "avg_pool2d u8 wraps: got %u", a);
+    /* max_pool2d: f32 ignores NaN, f16 propagates it */
+    const float nf[4] = {NAN, 1, 3, 2};
+    float mf;
+    ref_max_pool2d(CRK_F32, nf, &uv, 2, 2, 1, 1, &mf);
+    CHECK(mf == 3, "max_pool2d f32 NaN-ignoring");
+    const uint16_t nh[4] = {0x3C00, 0x7E00, 0x4000, 0x3C00};
+    uint16_t mh;
+    ref_max_pool2d(CRK_F16, nh, &uv, 2, 2, 1, 1, &mh);
+    CHECK((mh & 0x7C00) == 0x7C00 && (mh & 0x3FF), "max_pool2d f16 NaN-propagating");
+    /* col2im1d, l_in 2, k 3, stride 2: l_out 5, the middle sums two taps */
+    const float c[6] = {1, 2, 3, 40, 50, 60};
+    float o[5];
+    ref_col2im1d(CRK_F32, c, 1, 2, 1, 3, 2, o);
+    CHECK(o[0] == 1 && o[1] == 2 && o[2] == 43 && o[3] == 50 && o[4] == 60, "col2im1d overlap");
+    /* upsample_nearest2d 2x2 -> 3x3: rows and columns 0, 0, 1 */
+    const float q[4] = {1, 2, 3, 4};
+    float n[9];
+    ref_upsample_nearest2d(CRK_F32, q, &uv, 3, 3, 2.0 / 3, 2.0 / 3, n);
+    CHECK(n[0] == 1 && n[1] == 1 && n[2] == 2 && n[6] == 3 && n[8] == 4, "upsample_nearest2d floor");
+    /* bilinear [0, 10] -> 3: align_corners 0, 5, 10; half-pixel 0, 5, 10 too
+     * (clamped ends); -> 4 half-pixel: 0, 2.5, 7.5, 10 */
+    const float r[2] = {0, 10};
+    ref_view rv = view_c(1, 1, 1, 2);
+    float b3[3], b4[4];
+    ref_upsample_bilinear2d(CRK_F32, r, &rv, 1, 3, 1, 0, 0, 0, 0, b3);
+    CHECK(b3[0] == 0 && b3[1] == 5 && b3[2] == 10, "bilinear align_corners");
+    ref_upsample_bilinear2d(CRK_F32, r, &rv, 1, 4, 0, 0, 0, 0, 0, b4);
+    CHECK(b4[0] == 0 && b4[1] == 2.5f && b4[2] == 7.5f && b4[3] == 10, "bilinear half-pixel: %g %g %g %g",
+          (double)b4[0], (double)b4[1], (double)b4[2], (double)b4[3]);
+    /* im2col1d: zero padding at both ends, (b, l_out, c, k) order */
+    const float p[3] = {7, 8, 9};
+    ref_view pv = view_c(1, 1, 3, 1);
+    float col[9];
+    ref_im2col1d(CRK_F32, p, &pv, 3, 3, 1, 1, 1, col);
+    CHECK(col[0] == 0 && col[1] == 7 && col[2] == 8 && col[6] == 8 && col[7] == 9 && col[8] == 0, "im2col1d padding");
+}
+
 int main(void)
 {
     static const struct { const char *name; void (*fn)(void); } tests[] = {
@@ -1042,7 +1104,7 @@ int main(void)
         {"bruteforce", test_bruteforce},   {"unary", test_unary},
         {"affine", test_affine},           {"where_ulp", test_where_ulp},
         {"binary", test_binary},           {"indexing", test_indexing},
-        {"sort", test_sort},
+        {"sort", test_sort},               {"conv", test_conv},
     };
     build_tables();
     int passed = 0, failed = 0;

@@ -253,6 +253,72 @@ START_TEST(overflowing_layouts_launch_nothing) {
 }
 END_TEST
 
+/* Module conv's helpers refuse what Candle's host code refuses, with the
+ * problem named, and launch nothing; a good call launches once and reports
+ * Candle's output dims. */
+START_TEST(conv_helpers_refuse_bad_shapes) {
+    crk_ctx *ctx = NULL;
+    ck_assert_int_eq(open_on(&ctx, 0, CRK_SOURCE_DIR, hsaco_dir, NULL), CRK_OK);
+    tensors ts;
+    make_tensors(ctx, &ts);
+    crk_layout src, k, l3;
+    const size_t sd[4] = {1, 2, 5, 6}, kd[4] = {3, 2, 3, 3}, d3[3] = {1, 2, 5};
+    crk_layout_contiguous(&src, 4, sd), crk_layout_contiguous(&k, 4, kd), crk_layout_contiguous(&l3, 3, d3);
+    const crk_conv_params p = {1, 1, 1, 0}, zero = {0, 0, 1, 0};
+    size_t out[6] = {0};
+    ck_assert_int_eq(crk_conv(ctx, NULL, "conv2d_f32", &l3, ts.x, &k, ts.x, &p, ts.y, out), CRK_E_INVALID);
+    HAS("rank 3");
+    ck_assert_int_eq(crk_conv(ctx, NULL, "conv2d_f32", &src, ts.x, &k, ts.x, &zero, ts.y, out), CRK_E_INVALID);
+    HAS("at least 1");
+    ck_assert_int_eq(crk_conv(ctx, NULL, "conv2d_f32", &src, ts.x, &k, ts.x, NULL, ts.y, out), CRK_E_INVALID);
+    HAS("params is NULL");
+    crk_layout kc = k;
+    kc.dims[1] = 3; /* 3 input channels against src's 2 */
+    ck_assert_int_eq(crk_conv(ctx, NULL, "conv2d_f32", &src, ts.x, &kc, ts.x, &p, ts.y, out), CRK_E_INVALID);
+    HAS("channels");
+    crk_layout big = k;
+    big.dims[2] = 8; /* 8 rows do not fit 5 + 2·1 */
+    ck_assert_int_eq(crk_conv(ctx, NULL, "conv2d_f32", &src, ts.x, &big, ts.x, &p, ts.y, out), CRK_E_INVALID);
+    HAS("does not fit");
+    ck_assert_int_eq(crk_conv(ctx, NULL, "im2col_f32", &src, ts.x, &k, ts.x, &p, ts.y, out), CRK_E_INVALID);
+    HAS("crk_im2col");
+    ck_assert_int_eq(crk_conv(ctx, NULL, "uexp_f32", &src, ts.x, &k, ts.x, &p, ts.y, out), CRK_E_INVALID);
+    ck_assert_int_eq(crk_pool2d(ctx, NULL, "max_pool2d_f32", &src, ts.x, 6, 2, 1, 1, ts.y), CRK_E_INVALID);
+    HAS("does not fit");
+    ck_assert_int_eq(crk_pool2d(ctx, NULL, "avg_pool2d_f32", &src, ts.x, 2, 2, 0, 1, ts.y), CRK_E_INVALID);
+    ck_assert_int_eq(crk_upsample2d(ctx, NULL, "upsample_nearest2d_f32", &src, ts.x, 4, 4, 1, NULL, NULL, ts.y),
+                     CRK_E_INVALID);
+    HAS("nearest takes no");
+    const double neg = -2;
+    ck_assert_int_eq(crk_upsample2d(ctx, NULL, "upsample_bilinear2d_f32", &src, ts.x, 4, 4, 0, &neg, NULL, ts.y),
+                     CRK_E_INVALID);
+    HAS("positive");
+    crk_layout tr = src;
+    ck_assert_int_eq(crk_layout_transpose(&tr, 2, 3), CRK_OK);
+    ck_assert_int_eq(crk_col2im1d(ctx, NULL, "col2im1d_f32", &tr, ts.x, 1, ts.y), CRK_E_INVALID);
+    HAS("contiguous");
+    ck_assert_int_eq(crk_im2col(ctx, NULL, "im2col_f32", &src, NULL, 3, 3, &p, ts.y, out), CRK_E_INVALID);
+    HAS("NULL");
+    ck_assert_int_eq(count("launch", 0), 0);
+    /* conv2d 1x2x5x6 * 3x2x3x3, padding 1: 1x3x5x6, one launch */
+    ck_assert_int_eq(crk_conv(ctx, NULL, "conv2d_f32", &src, ts.x, &k, ts.x, &p, ts.y, out), CRK_OK);
+    ck_assert(out[0] == 1 && out[1] == 3 && out[2] == 5 && out[3] == 6);
+    /* conv_transpose1d (1, 2, 5) * (2, 3, 3), stride 2, padding 1, output_padding 1: (5 − 1)·2 + 2 + 1 + 1 − 2 = 10 */
+    const crk_conv_params pt = {2, 1, 1, 1};
+    crk_layout k3;
+    const size_t kt[3] = {2, 3, 3};
+    crk_layout_contiguous(&k3, 3, kt);
+    ck_assert_int_eq(crk_conv(ctx, NULL, "conv_transpose1d_f32", &l3, ts.x, &k3, ts.x, &pt, ts.y, out), CRK_OK);
+    ck_assert(out[0] == 1 && out[1] == 3 && out[2] == 10);
+    /* im2col1d: (b, l_out, c_in, k) */
+    ck_assert_int_eq(crk_im2col(ctx, NULL, "im2col1d_f32", &l3, ts.x, 3, 0, &p, ts.y, out), CRK_OK);
+    ck_assert(out[0] == 1 && out[1] == 5 && out[2] == 2 && out[3] == 3);
+    ck_assert_int_eq(count("launch", 0), 3);
+    free_tensors(ctx, &ts);
+    crk_close(ctx);
+}
+END_TEST
+
 static void tmpdir(char *out, size_t n) {
     snprintf(out, n, "/tmp/crk-test-context-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(out));
@@ -366,6 +432,7 @@ int main(void) {
     ADD(info_slots_are_not_reused_while_a_kernel_may_read_them);
     ADD(many_threads_share_a_context);
     ADD(overflowing_layouts_launch_nothing);
+    ADD(conv_helpers_refuse_bad_shapes);
     ADD(dir_mode_checks_the_arch_of_each_file);
     ADD(fifos_are_refused_not_waited_on);
     ADD(missing_damaged_and_misnamed_sources_say_what_they_are);

@@ -62,7 +62,8 @@ static int tsv_family_ours(const char *family, const char *name) {
     /* reduce: the fast_* kernels and upstream's unused atomic sum_* */
     if (!strcmp(family, "reduce")) return !strncmp(name, "fast_", 5) || !strncmp(name, "sum_", 4);
     static const char *const ours[] = {"unary", "cast",    "ternary", "affine", "copy", "binary",
-                                       "cmp",   "fill",    "softmax", "norm",   "rope", "indexing", "sort"};
+                                       "cmp",   "fill",    "softmax", "norm",   "rope", "indexing", "sort",
+                                       "conv",  "pool",    "upsample"};
     for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++)
         if (!strcmp(family, ours[i])) return 1;
     return 0;
@@ -99,8 +100,9 @@ START_TEST(parity_with_candle_table) {
     }
     fclose(f);
     /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set),
-     * fast_* and sum_*, softmax, norm, rope, indexing, sort */
-    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 5 + 4 + 8 + 12 + 125 + 14);
+     * fast_* and sum_*, softmax, norm, rope, indexing, sort, conv, pool, upsample */
+    ck_assert_uint_eq(upstream_rows,
+                      58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 5 + 4 + 8 + 12 + 125 + 14 + 42 + 12 + 12);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -201,7 +203,16 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_NORM] = {"norm", 0, 0, 0, -1, 3},     [CRK_FAMILY_ROPE] = {"rope", 0, 0, 0, 3, -1},
         [CRK_FAMILY_INDEXING] = {"indexing", -1, -1, -1, 2, -1},
         [CRK_FAMILY_SORT] = {"sort", 0, 0, 0, -1, -1},    [CRK_FAMILY_SUM] = {"sum", 1, 1, 1, 1, 1},
+        [CRK_FAMILY_CONV] = {"conv", 1, 0, -1, -1, -1},   [CRK_FAMILY_POOL] = {"pool", 1, 0, 1, 1, 4},
+        [CRK_FAMILY_UPSAMPLE] = {"upsample", 0, 0, 1, 1, -1},
     };
+    /* module conv: scalars and inputs per op (fact sheet §4.14-§4.16) */
+    static const struct {
+        const char *op;
+        int scalars, inputs, info;
+    } conv_ops[] = {{"conv1d", 4, 2, 1},   {"conv2d", 5, 2, 1},   {"conv_transpose1d", 5, 2, 1},
+                    {"conv_transpose2d", 6, 2, 1}, {"im2col1d", 5, 1, 1}, {"im2col", 7, 1, 1},
+                    {"col2im1d", 5, 1, 0}, {"upsample_nearest2d", 4, 1, 1}, {"upsample_bilinear2d", 7, 1, 1}};
     /* launch policies by family */
     static const uint8_t geometry[CRK_FAMILY_COUNT] = {
         [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS,
@@ -239,7 +250,13 @@ START_TEST(parameters_have_roles) {
         const int merge = ki->family_id == CRK_FAMILY_SORT && strstr(ki->op, "merge") != NULL;
         /* softmax: crk_softmax_part/fin take n_cols and pieces */
         const int split = !strcmp(ki->op, "crk_softmax_part") || !strcmp(ki->op, "crk_softmax_fin");
-        const int scalars = fam[ki->family_id].scalars >= 0       ? fam[ki->family_id].scalars
+        int conv_op = -1;
+        for (int c = 0; c < (int)(sizeof conv_ops / sizeof conv_ops[0]); c++)
+            if (!strcmp(ki->op, conv_ops[c].op)) conv_op = c;
+        if (ki->family_id == CRK_FAMILY_CONV || ki->family_id == CRK_FAMILY_UPSAMPLE)
+            ck_assert_msg(conv_op >= 0, "%s: op %s not in conv_ops", ki->name, ki->op);
+        const int scalars = conv_op >= 0                          ? conv_ops[conv_op].scalars
+                            : fam[ki->family_id].scalars >= 0       ? fam[ki->family_id].scalars
                             : ki->family_id == CRK_FAMILY_ROPE     ? rope
                             : ki->family_id == CRK_FAMILY_INDEXING ? 4 + !strcmp(ki->op, "ia")
                             : ki->family_id == CRK_FAMILY_SORT     ? 2 + merge
@@ -247,8 +264,9 @@ START_TEST(parameters_have_roles) {
                                                                    : unary1;
         const int numel = fam[ki->family_id].numel >= 0 ? fam[ki->family_id].numel : is || gather;
         const int num_dims = fam[ki->family_id].num_dims >= 0 ? fam[ki->family_id].num_dims : is;
-        const int info = fam[ki->family_id].info >= 0 ? fam[ki->family_id].info : is;
-        const int inputs = fam[ki->family_id].inputs >= 0 ? fam[ki->family_id].inputs
+        const int info = conv_op >= 0 ? conv_ops[conv_op].info : fam[ki->family_id].info >= 0 ? fam[ki->family_id].info : is;
+        const int inputs = conv_op >= 0 ? conv_ops[conv_op].inputs
+                           : fam[ki->family_id].inputs >= 0 ? fam[ki->family_id].inputs
                            : ki->family_id == CRK_FAMILY_SORT ? 1 + merge
                                                               : 2 + (strstr(ki->op, "layernorm") != NULL);
         ck_assert_msg(count[CRK_ROLE_NUMEL] == numel && count[CRK_ROLE_NUM_DIMS] == num_dims &&

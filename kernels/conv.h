@@ -1,0 +1,375 @@
+/* conv.h — module "conv" (fact sheet §4.14–§4.16): the direct convolutions
+ * conv1d_, conv2d_, conv_transpose1d_, conv_transpose2d_; im2col1d_,
+ * im2col_, col2im1d_; max_pool2d_, avg_pool2d_; upsample_nearest2d_,
+ * upsample_bilinear2d_, for u8 u32 bf16 f16 f32 f64.
+ *
+ * Each output element is computed as upstream computes it, in its order:
+ * - conv*: accumulate in A (f32 for 16-bit and f32, f64 for f64, u8/u32 in
+ *   their own type, wrapping), each term as one fused multiply-add (what
+ *   nvcc's contraction of `d += x * k` emits upstream), loops as upstream
+ *   nests them (conv1d: offset outer, c_in inner; conv2d: w, h, c_in;
+ *   conv_transpose2d: k_x, k_y, c_in), then one conversion to T.
+ * - conv1d keeps upstream's quirk: the source position is
+ *   (stride·l + offset)·dilation (dilation scales the stride term too; it
+ *   equals PyTorch's only for dilation 1). Candle reaches it only with the
+ *   cudnn feature and a non-contiguous weight.
+ * - conv_transpose*: out_padding is not read (upstream's neither: it only
+ *   sizes the output, which the caller did).
+ * - im2col1d: Candle launches b·l_out·c_in threads and passes that count as
+ *   dst_numel; each thread writes the l_k values of its (b, l, c).
+ * - col2im1d: src (b, l_in, c_out, k) contiguous, dst (b, c_out, l_out),
+ *   summed in T (16-bit floats round each add) as upstream's `dst +=`.
+ * - pools and upsample_nearest2d call dims[2] "w" and dims[3] "h" (as
+ *   upstream; Candle passes its arguments in that order); avg_pool2d
+ *   divides by the whole window (scale = float(1/(w_k·h_k))) and sums u8 in
+ *   u8; max_pool2d starts from the window's first element, then maxg
+ *   (Candle's per-dtype NaN rules).
+ * - upsample_bilinear2d: PyTorch's source index and lerp, in double.
+ *
+ * Beyond upstream: any grid (grid-stride), 64-bit indices and offsets
+ * (upstream's conv_transpose works in `int`), and no access outside the
+ * tensors for arguments upstream would run off with: the thread count is
+ * the output's size from the info buffer's dims (im2col1d's dst_numel
+ * clamped to b·l_out·c_in, im2col's to its dst size), a zero stride or
+ * a window larger than the input writes nothing, an empty source is not
+ * read. */
+#ifndef CRK_CONV_H
+#define CRK_CONV_H
+#include "elementwise.h"
+
+namespace crk {
+
+/* An element's value as a double (exact for every dtype here). */
+CRK_DEV double f64_of(float x) { return x; }
+CRK_DEV double f64_of(double x) { return x; }
+CRK_DEV double f64_of(uint8_t x) { return x; }
+CRK_DEV double f64_of(uint32_t x) { return x; }
+CRK_DEV double f64_of(f16 x) { return to_f32(x); }
+CRK_DEV double f64_of(bf16 x) { return to_f32(x); }
+
+/* The accumulator of T: A, T -> A, A -> T, and d + x·k in A. */
+template <class T> struct Acc;
+template <class T> struct AccF {
+    using A = float;
+    static CRK_DEV A in(T x) { return to_f32(x); }
+    static CRK_DEV T out(A a) { return Conv<T>::from_f(a); }
+    static CRK_DEV A mac(A d, A x, A k) { return fmaf(x, k, d); }
+};
+template <> struct Acc<f16> : AccF<f16> {};
+template <> struct Acc<bf16> : AccF<bf16> {};
+template <> struct Acc<float> {
+    using A = float;
+    static CRK_DEV A in(float x) { return x; }
+    static CRK_DEV float out(A a) { return a; }
+    static CRK_DEV A mac(A d, A x, A k) { return fmaf(x, k, d); }
+};
+template <> struct Acc<double> {
+    using A = double;
+    static CRK_DEV A in(double x) { return x; }
+    static CRK_DEV double out(A a) { return a; }
+    static CRK_DEV A mac(A d, A x, A k) { return ::fma(x, k, d); }
+};
+/* Integers wrap: u8 and u32 products and sums in 32-bit unsigned. */
+template <class I> struct AccI {
+    using A = I;
+    static CRK_DEV A in(I x) { return x; }
+    static CRK_DEV I out(A a) { return a; }
+    static CRK_DEV A mac(A d, A x, A k) { return (A)((uint32_t)d + (uint32_t)x * (uint32_t)k); }
+};
+template <> struct Acc<uint8_t> : AccI<uint8_t> {};
+template <> struct Acc<uint32_t> : AccI<uint32_t> {};
+
+/* ------------------------------------------------------------ conv */
+/* src (b, c_in, l_in), k (c_out, c_in, k_size), dst (b, c_out, l_out);
+ * info = [src dims(3), src strides(3), k dims(3), k strides(3)]. */
+template <class T>
+CRK_DEV void conv1d(size_t src_numel, size_t l_out, size_t stride, size_t padding, size_t dilation,
+                    const size_t *info, const T *src, const T *kernel, T *dst) {
+    (void)src_numel;
+    const size_t *sd = info, *ss = info + 3, *kd = info + 6, *ks = info + 9;
+    const size_t c_out = kd[0], c_in = sd[1], l_in = sd[2], k_size = kd[2];
+    using R = Acc<T>;
+    for_each_grid(sd[0] * c_out * l_out, [&](size_t i) {
+        const size_t l = i % l_out, c = i / l_out % c_out, b = i / l_out / c_out;
+        typename R::A d = 0;
+        for (size_t off = 0; off < k_size; ++off) {
+            size_t sl = (stride * l + off) * dilation; /* upstream's quirk, above */
+            if (sl < padding || sl >= padding + l_in) continue;
+            sl -= padding;
+            for (size_t ci = 0; ci < c_in; ++ci)
+                d = R::mac(d, R::in(src[b * ss[0] + ci * ss[1] + sl * ss[2]]),
+                           R::in(kernel[c * ks[0] + ci * ks[1] + off * ks[2]]));
+        }
+        dst[i] = R::out(d);
+    });
+}
+
+/* src (b, c_in, h_in, w_in), k (c_out, c_in, h_k, w_k), dst NCHW. */
+template <class T>
+CRK_DEV void conv2d(size_t src_numel, size_t w_out, size_t h_out, size_t stride, size_t padding, size_t dilation,
+                    const size_t *info, const T *src, const T *kernel, T *dst) {
+    (void)src_numel;
+    const size_t *sd = info, *ss = info + 4, *kd = info + 8, *ks = info + 12;
+    const size_t c_out = kd[0], c_in = sd[1], h_in = sd[2], w_in = sd[3], h_k = kd[2], w_k = kd[3];
+    using R = Acc<T>;
+    for_each_grid(sd[0] * c_out * h_out * w_out, [&](size_t i) {
+        const size_t w = i % w_out, h = i / w_out % h_out, c = i / w_out / h_out % c_out,
+                     b = i / w_out / h_out / c_out;
+        typename R::A d = 0;
+        for (size_t wo = 0; wo < w_k; ++wo) {
+            size_t sw = stride * w + wo * dilation;
+            if (sw < padding || sw >= w_in + padding) continue;
+            sw -= padding;
+            for (size_t ho = 0; ho < h_k; ++ho) {
+                size_t sh = stride * h + ho * dilation;
+                if (sh < padding || sh >= h_in + padding) continue;
+                sh -= padding;
+                for (size_t ci = 0; ci < c_in; ++ci)
+                    d = R::mac(d, R::in(src[b * ss[0] + ci * ss[1] + sh * ss[2] + sw * ss[3]]),
+                               R::in(kernel[c * ks[0] + ci * ks[1] + ho * ks[2] + wo * ks[3]]));
+            }
+        }
+        dst[i] = R::out(d);
+    });
+}
+
+/* The input position a transposed convolution reads for output position o
+ * and kernel tap k: (o + padding − k·dilation) / stride when that is a
+ * whole non-negative number below n, else -1. */
+CRK_DEV int64_t convt_src(size_t o, size_t k, size_t stride, size_t padding, size_t dilation, size_t n) {
+    const int64_t s = (int64_t)(o + padding) - (int64_t)(k * dilation);
+    if (s < 0 || (uint64_t)s % stride) return -1;
+    const uint64_t x = (uint64_t)s / stride;
+    return x < n ? (int64_t)x : -1;
+}
+
+/* src (b, c_in, l_in), k (c_in, c_out, l_k), dst (b, c_out, l_out). */
+template <class T>
+CRK_DEV void conv_transpose1d(size_t src_numel, size_t l_out, size_t stride, size_t padding, size_t out_padding,
+                              size_t dilation, const size_t *info, const T *src, const T *kernel, T *dst) {
+    (void)src_numel, (void)out_padding;
+    const size_t *sd = info, *ss = info + 3, *kd = info + 6, *ks = info + 9;
+    const size_t c_out = kd[1], c_in = sd[1], l_in = sd[2], l_k = kd[2];
+    if (stride == 0) return;
+    using R = Acc<T>;
+    for_each_grid(sd[0] * c_out * l_out, [&](size_t i) {
+        const size_t x = i % l_out, c = i / l_out % c_out, b = i / l_out / c_out;
+        typename R::A d = 0;
+        for (size_t kx = 0; kx < l_k; ++kx) {
+            const int64_t ix = convt_src(x, kx, stride, padding, dilation, l_in);
+            if (ix < 0) continue;
+            for (size_t ci = 0; ci < c_in; ++ci)
+                d = R::mac(d, R::in(src[b * ss[0] + ci * ss[1] + (size_t)ix * ss[2]]),
+                           R::in(kernel[ci * ks[0] + c * ks[1] + kx * ks[2]]));
+        }
+        dst[i] = R::out(d);
+    });
+}
+
+/* src (b, c_in, h_in, w_in), k (c_in, c_out, h_k, w_k), dst NCHW. */
+template <class T>
+CRK_DEV void conv_transpose2d(size_t src_numel, size_t w_out, size_t h_out, size_t stride, size_t padding,
+                              size_t out_padding, size_t dilation, const size_t *info, const T *src, const T *kernel,
+                              T *dst) {
+    (void)src_numel, (void)out_padding;
+    const size_t *sd = info, *ss = info + 4, *kd = info + 8, *ks = info + 12;
+    const size_t c_out = kd[1], c_in = sd[1], h_in = sd[2], w_in = sd[3], h_k = kd[2], w_k = kd[3];
+    if (stride == 0) return;
+    using R = Acc<T>;
+    for_each_grid(sd[0] * c_out * h_out * w_out, [&](size_t i) {
+        const size_t x = i % w_out, y = i / w_out % h_out, c = i / w_out / h_out % c_out,
+                     b = i / w_out / h_out / c_out;
+        typename R::A d = 0;
+        for (size_t kx = 0; kx < w_k; ++kx) {
+            const int64_t ix = convt_src(x, kx, stride, padding, dilation, w_in);
+            if (ix < 0) continue;
+            for (size_t ky = 0; ky < h_k; ++ky) {
+                const int64_t iy = convt_src(y, ky, stride, padding, dilation, h_in);
+                if (iy < 0) continue;
+                for (size_t ci = 0; ci < c_in; ++ci)
+                    d = R::mac(d, R::in(src[b * ss[0] + ci * ss[1] + (size_t)iy * ss[2] + (size_t)ix * ss[3]]),
+                               R::in(kernel[ci * ks[0] + c * ks[1] + ky * ks[2] + kx * ks[3]]));
+            }
+        }
+        dst[i] = R::out(d);
+    });
+}
+
+/* ---------------------------------------------------- im2col, col2im */
+/* src (b, c_in, l_in); dst (b, l_out, c_in, l_k) contiguous; thread i of
+ * b·l_out·c_in writes dst[i·l_k .. i·l_k + l_k). */
+template <class T>
+CRK_DEV void im2col1d(size_t dst_numel, size_t l_out, size_t l_k, size_t stride, size_t padding, size_t dilation,
+                      const size_t *info, const T *src, T *dst) {
+    const size_t *sd = info, *ss = info + 3;
+    const size_t c_in = sd[1], l_in = sd[2], rows = sd[0] * l_out * c_in;
+    for_each_grid(dst_numel < rows ? dst_numel : rows, [&](size_t i) {
+        const size_t c = i % c_in, l = i / c_in % l_out, b = i / c_in / l_out;
+        const T *s = src + b * ss[0] + c * ss[1];
+        T *o = dst + i * l_k;
+        for (size_t k = 0; k < l_k; ++k) {
+            const size_t p = l * stride + k * dilation;
+            o[k] = p < padding || p >= l_in + padding ? T{} : s[(p - padding) * ss[2]];
+        }
+    });
+}
+
+/* src (b, c_in, h_in, w_in); dst (b, h_out, w_out, c_in, h_k, w_k), an
+ * element a thread; the same stride, padding and dilation on h and w. */
+template <class T>
+CRK_DEV void im2col(size_t dst_numel, size_t h_out, size_t w_out, size_t h_k, size_t w_k, size_t stride,
+                    size_t padding, size_t dilation, const size_t *info, const T *src, T *dst) {
+    const size_t *sd = info, *ss = info + 4;
+    const size_t c_in = sd[1], h_in = sd[2], w_in = sd[3], all = sd[0] * h_out * w_out * c_in * h_k * w_k;
+    for_each_grid(dst_numel < all ? dst_numel : all, [&](size_t i) {
+        size_t r = i;
+        const size_t kw = r % w_k; r /= w_k;
+        const size_t kh = r % h_k; r /= h_k;
+        const size_t c = r % c_in; r /= c_in;
+        const size_t w = r % w_out; r /= w_out;
+        const size_t h = r % h_out, b = r / h_out;
+        const size_t ph = h * stride + kh * dilation, pw = w * stride + kw * dilation;
+        dst[i] = ph < padding || ph >= h_in + padding || pw < padding || pw >= w_in + padding
+                     ? T{}
+                     : src[b * ss[0] + c * ss[1] + (ph - padding) * ss[2] + (pw - padding) * ss[3]];
+    });
+}
+
+/* src (b, l_in, c_out, k_size) contiguous, dst (b, c_out, l_out): the sum,
+ * in T, of the columns that land on each output position, from input
+ * position l_out_idx/stride down (kernel tap k0 up). */
+template <class T>
+CRK_DEV void col2im1d(size_t dst_el, size_t l_out, size_t l_in, size_t c_out, size_t k_size, size_t stride,
+                      const T *src, T *dst) {
+    if (stride == 0) return;
+    using R = Arith<T>;
+    for_each_grid(dst_el, [&](size_t i) {
+        const size_t l = i % l_out, c = i / l_out % c_out, b = i / l_out / c_out;
+        typename R::A d = R::in(T{});
+        for (size_t li = l / stride + 1, k0 = l - (li - 1) * stride; li-- > 0 && k0 < k_size; k0 += stride)
+            if (li < l_in) d = d + R::in(src[((b * l_in + li) * c_out + c) * k_size + k0]);
+        dst[i] = R::out(d);
+    });
+}
+
+/* --------------------------------------------------------- pooling */
+/* src (b, c, d2, d3) ("w" = dims[2], "h" = dims[3]), dst (b, c, w_out,
+ * h_out), w_out = (d2 − w_k)/w_stride + 1, windows without padding:
+ * f(i, window) for each output i, window its first element. Nothing for a
+ * zero stride or a window larger than the input. */
+template <class T, class F>
+CRK_DEV void pool_each(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride, const size_t *info, const T *src,
+                       F f) {
+    const size_t *sd = info, *ss = info + 4, c = sd[1], w_in = sd[2], h_in = sd[3];
+    if (w_stride == 0 || h_stride == 0 || w_k > w_in || h_k > h_in) return;
+    const size_t w_out = (w_in - w_k) / w_stride + 1, h_out = (h_in - h_k) / h_stride + 1;
+    for_each_grid(sd[0] * c * w_out * h_out, [&](size_t i) {
+        const size_t dh = i % h_out, dw = i / h_out % w_out, ci = i / h_out / w_out % c, b = i / h_out / w_out / c;
+        f(i, src + b * ss[0] + ci * ss[1] + w_stride * dw * ss[2] + h_stride * dh * ss[3]);
+    });
+}
+
+/* d·scale, converted as upstream's static_cast<T>(d * scale): u8/u32 and
+ * float sums times a float, a double sum times the float widened. The
+ * product is rounded on its own before the conversion (clang would fuse
+ * an f32 product and its f16 conversion into one v_fma_mix rounding). */
+CRK_DEV float avg_scale(float d, float s) { return mul_rn(d, s); }
+CRK_DEV double avg_scale(double d, float s) { return d * (double)s; }
+CRK_DEV float avg_scale(uint8_t d, float s) { return mul_rn((float)d, s); }
+CRK_DEV float avg_scale(uint32_t d, float s) { return mul_rn((float)d, s); }
+
+template <class T>
+CRK_DEV void avg_pool2d(size_t src_numel, size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
+                        const size_t *info, const T *src, T *dst) {
+    (void)src_numel;
+    const size_t *ss = info + 4;
+    const float scale = (float)(1.0 / (double)(w_k * h_k));
+    using R = Acc<T>;
+    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const T *s) {
+        typename R::A d = 0;
+        for (size_t wo = 0; wo < w_k; ++wo)
+            for (size_t ho = 0; ho < h_k; ++ho) d = d + R::in(s[wo * ss[2] + ho * ss[3]]);
+        dst[i] = Conv<T>::from_f(avg_scale(d, scale));
+    });
+}
+
+template <class T>
+CRK_DEV void max_pool2d(size_t src_numel, size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
+                        const size_t *info, const T *src, T *dst) {
+    (void)src_numel;
+    const size_t *ss = info + 4;
+    using R = Arith<T>;
+    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const T *s) {
+        typename R::A d = R::in(s[0]);
+        for (size_t wo = 0; wo < w_k; ++wo)
+            for (size_t ho = 0; ho < h_k; ++ho)
+                if (wo | ho) d = m::maxg(d, R::in(s[wo * ss[2] + ho * ss[3]]));
+        dst[i] = R::out(d);
+    });
+}
+
+/* ------------------------------------------------------ upsampling */
+/* dst (b, c, w_out, h_out) ("w" = dims[2]); the source index of each is
+ * min(floor(dst·scale), in − 1). */
+template <class T>
+CRK_DEV void upsample_nearest2d(size_t w_out, size_t h_out, double w_scale, double h_scale, const size_t *info,
+                                const T *src, T *dst) {
+    const size_t *sd = info, *ss = info + 4;
+    const size_t c = sd[1], w_in = sd[2], h_in = sd[3];
+    if (w_in == 0 || h_in == 0) return;
+    for_each_grid(sd[0] * c * w_out * h_out, [&](size_t i) {
+        const size_t dh = i % h_out, dw = i / h_out % w_out, ci = i / h_out / w_out % c, b = i / h_out / w_out / c;
+        size_t sw = (size_t)((double)dw * w_scale), sh = (size_t)((double)dh * h_scale);
+        sw = sw < w_in ? sw : w_in - 1;
+        sh = sh < h_in ? sh : h_in - 1;
+        dst[i] = src[b * ss[0] + ci * ss[1] + sw * ss[2] + sh * ss[3]];
+    });
+}
+
+/* PyTorch's area_pixel_compute_scale and source index (bilinear, not
+ * cubic): the scale, the source position clamped at 0, its lower index,
+ * the upper one (clamped at in − 1) and the weight of the upper one. */
+struct Lerp1 {
+    size_t i0, i1;
+    double l1;
+};
+CRK_DEV double bilinear_scale(size_t in, size_t out, bool align_corners, bool has_scale, double factor) {
+    if (align_corners) return out > 1 ? (double)(in - 1) / (double)(out - 1) : 0.0;
+    return has_scale ? 1.0 / factor : (double)in / (double)out;
+}
+CRK_DEV Lerp1 bilinear_src(size_t dst, size_t in, double scale, bool align_corners) {
+    double s = align_corners ? scale * (double)dst : fma(scale, (double)dst + 0.5, -0.5);
+    s = s < 0 ? 0 : s;
+    Lerp1 r;
+    r.i0 = (size_t)s;
+    r.i1 = r.i0 + 1 < in ? r.i0 + 1 : in - 1;
+    const double l = s - (double)r.i0;
+    r.l1 = l < 0 ? 0 : l > 1 ? 1 : l;
+    return r;
+}
+
+/* dst (b, c, h_out, w_out), the real H and W (dims[2], dims[3]). */
+template <class T>
+CRK_DEV void upsample_bilinear2d(size_t w_out, size_t h_out, bool align_corners, bool has_scale_h,
+                                 double scale_h_factor, bool has_scale_w, double scale_w_factor, const size_t *info,
+                                 const T *src, T *dst) {
+    const size_t *sd = info, *ss = info + 4;
+    const size_t c = sd[1], h_in = sd[2], w_in = sd[3];
+    if (h_in == 0 || w_in == 0) return;
+    const double sh = bilinear_scale(h_in, h_out, align_corners, has_scale_h, scale_h_factor),
+                 sw = bilinear_scale(w_in, w_out, align_corners, has_scale_w, scale_w_factor);
+    for_each_grid(sd[0] * c * h_out * w_out, [&](size_t i) {
+        const size_t dw = i % w_out, dh = i / w_out % h_out, ci = i / w_out / h_out % c, b = i / w_out / h_out / c;
+        const Lerp1 y = bilinear_src(dh, h_in, sh, align_corners), x = bilinear_src(dw, w_in, sw, align_corners);
+        const T *s = src + b * ss[0] + ci * ss[1];
+        const double v00 = f64_of(s[y.i0 * ss[2] + x.i0 * ss[3]]),
+                     v01 = f64_of(s[y.i0 * ss[2] + x.i1 * ss[3]]),
+                     v10 = f64_of(s[y.i1 * ss[2] + x.i0 * ss[3]]),
+                     v11 = f64_of(s[y.i1 * ss[2] + x.i1 * ss[3]]);
+        const double top = fma(v00, 1.0 - x.l1, v01 * x.l1), bot = fma(v10, 1.0 - x.l1, v11 * x.l1);
+        dst[i] = Conv<T>::from_f(fma(top, 1.0 - y.l1, bot * y.l1));
+    });
+}
+
+} // namespace crk
+#endif
