@@ -418,3 +418,15 @@ crk_status crk_sum_dims_mask(const char *name, size_t rank, const size_t *sum_di
     }
     return CRK_OK;
 }
+
+crk_status crk_launch_items(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
+                            size_t info_len, arg_pack *a, size_t items) {
+    const size_t blocks = (items + ki->block - 1) / ki->block;
+    const unsigned grid[3] = {(unsigned)(blocks < 0x7FFFFFFFu ? blocks : 0x7FFFFFFFu), 1, 1},
+                   block[3] = {ki->block, 1, 1};
+    return crk_launch_shaped(ctx, s, ki, info, info_len, a, grid, block);
+}
+
+crk_status crk_size_exact(const char *name, const char *what, size_t v) {
+    return v <= (1ull << 53) ? CRK_OK : crk_fail(CRK_E_INVALID, "%s: %s %zu exceeds 2^53", name, what, v);
+}

@@ -44,4 +44,11 @@ crk_status crk_launch_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki
                            size_t info_len, arg_pack *a, size_t work);
 crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
                              size_t info_len, arg_pack *a, const unsigned grid[3], const unsigned block[3]);
+/* A thread an item: blocks of the registry's ki->block threads, as many
+ * as the items need (kernels that loop grid-stride past 2^31 - 1 blocks). */
+crk_status crk_launch_items(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
+                            size_t info_len, arg_pack *a, size_t items);
+/* Sizes pass to the kernels as doubles (crk_pack_args): CRK_E_INVALID
+ * naming `what` when v is past 2^53, where doubles stop being exact. */
+crk_status crk_size_exact(const char *name, const char *what, size_t v);
 #endif

@@ -4,12 +4,10 @@
  * fits), sizes the output as Candle's ParamsConv*D do, packs the info
  * buffer from the views (start offsets applied to the pointers) and
  * launches a thread an output element (im2col1d: a thread a (b, l, c), as
- * Candle launches it), 256-thread blocks, grid-stride past 2^31 blocks. */
+ * Candle launches it) in the registry's blocks (crk_launch_items). */
 #include "error.h"
 #include "launch.h"
 #include <string.h>
-
-#define MAX_GRID 0x7FFFFFFFu
 
 /* The kernel, checked to be one of `ops` (NULL-terminated) of family fam. */
 static const crk_kernel_info *conv_kernel(crk_ctx *ctx, const char *name, crk_family fam, const char *const *ops,
@@ -24,10 +22,6 @@ static const crk_kernel_info *conv_kernel(crk_ctx *ctx, const char *name, crk_fa
     return NULL;
 }
 
-/* Sizes pass to the kernels as doubles (crk_pack_args): exact below 2^53. */
-static crk_status exact(const char *name, const char *what, size_t v) {
-    return v <= (1ull << 53) ? CRK_OK : crk_fail(CRK_E_INVALID, "%s: %s = %zu exceeds 2^53", name, what, v);
-}
 
 /* A checked view of the given rank; *numel gets its element count. */
 static crk_status view(const char *name, const char *what, const crk_layout *l, size_t rank, const char *dims,
@@ -37,7 +31,7 @@ static crk_status view(const char *name, const char *what, const crk_layout *l, 
     if (l->rank != rank)
         return crk_fail(CRK_E_INVALID, "%s: %s has rank %zu; it takes %s", name, what, l->rank, dims);
     for (size_t d = 0; d < rank; d++)
-        if ((st = exact(name, what, l->dims[d])) != CRK_OK) return st;
+        if ((st = crk_size_exact(name, what, l->dims[d])) != CRK_OK) return st;
     return CRK_OK;
 }
 
@@ -52,14 +46,11 @@ static size_t pack_views(const crk_layout *a, const crk_layout *b, size_t *info)
     return n;
 }
 
-/* A thread an item: 256-thread blocks (grid-stride past MAX_GRID). */
+/* The scalars packed, then a thread an item. */
 static crk_status launch(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info, size_t info_len,
                          arg_pack *a, const double *sc, unsigned nsc, size_t work) {
     crk_status st = crk_pack_args(ki, a, sc, nsc, NULL);
-    if (st != CRK_OK) return st;
-    const size_t b = (work + 255) / 256;
-    const unsigned grid[3] = {(unsigned)(b < MAX_GRID ? b : MAX_GRID), 1, 1}, block[3] = {256, 1, 1};
-    return crk_launch_shaped(ctx, s, ki, info, info_len, a, grid, block);
+    return st != CRK_OK ? st : crk_launch_items(ctx, s, ki, info, info_len, a, work);
 }
 
 /* out = a · b · ..., refused on overflow. */
@@ -68,7 +59,7 @@ static crk_status product(const char *name, const size_t *f, size_t n, size_t *o
     for (size_t i = 0; i < n; i++)
         if (__builtin_mul_overflow(*out, f[i], out))
             return crk_fail(CRK_E_INVALID, "%s: the output's element count overflows", name);
-    return exact(name, "the output's element count", *out);
+    return crk_size_exact(name, "the output's element count", *out);
 }
 
 static crk_status params_ok(const char *name, const crk_conv_params *p) {
@@ -77,8 +68,8 @@ static crk_status params_ok(const char *name, const crk_conv_params *p) {
         return crk_fail(CRK_E_INVALID, "%s: stride %zu and dilation %zu must be at least 1", name, p->stride,
                         p->dilation);
     crk_status st;
-    if ((st = exact(name, "stride", p->stride)) || (st = exact(name, "padding", p->padding)) ||
-        (st = exact(name, "dilation", p->dilation)) || (st = exact(name, "output_padding", p->output_padding)))
+    if ((st = crk_size_exact(name, "stride", p->stride)) || (st = crk_size_exact(name, "padding", p->padding)) ||
+        (st = crk_size_exact(name, "dilation", p->dilation)) || (st = crk_size_exact(name, "output_padding", p->output_padding)))
         return st;
     return CRK_OK;
 }
@@ -94,7 +85,7 @@ static crk_status conv_extent(const char *name, size_t in, size_t k, const crk_c
                         "pad more or use a smaller kernel",
                         name, k, p->dilation, in, p->padding);
     *out = (size_t)((room - span) / p->stride) + 1;
-    return exact(name, "an output extent", *out);
+    return crk_size_exact(name, "an output extent", *out);
 }
 
 /* Candle's ParamsConvTranspose*D: (in − 1)·stride + dilation·(k − 1) +
@@ -106,7 +97,7 @@ static crk_status convt_extent(const char *name, size_t in, size_t k, const crk_
         return crk_fail(CRK_E_INVALID, "%s: input %zu, kernel %zu and padding %zu leave no output", name, in, k,
                         p->padding);
     *out = (size_t)(full - 2 * (unsigned __int128)p->padding);
-    return exact(name, "an output extent", *out);
+    return crk_size_exact(name, "an output extent", *out);
 }
 
 crk_status crk_conv(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
@@ -170,7 +161,7 @@ crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     size_t src_el, h_out, w_out = 1;
     if ((st = params_ok(name, p)) ||
         (st = view(name, "src", src_l, rank, one ? "(b, c_in, l)" : "(b, c_in, h, w)", &src_el)) ||
-        (st = exact(name, "k_h", k_h)) || (st = exact(name, "k_w", k_w)) ||
+        (st = crk_size_exact(name, "k_h", k_h)) || (st = crk_size_exact(name, "k_w", k_w)) ||
         (st = conv_extent(name, src_l->dims[2], k_h, p, &h_out)) ||
         (!one && (st = conv_extent(name, src_l->dims[3], k_w, p, &w_out))))
         return st;
@@ -200,7 +191,7 @@ crk_status crk_col2im1d(crk_ctx *ctx, crk_stream s, const char *name, const crk_
     const crk_kernel_info *ki = conv_kernel(ctx, name, CRK_FAMILY_CONV, ops, "crk_col2im1d", &st);
     if (!ki) return st;
     size_t src_el;
-    if ((st = view(name, "src", src_l, 4, "(b, l_in, c_out, k)", &src_el)) || (st = exact(name, "stride", stride)))
+    if ((st = view(name, "src", src_l, 4, "(b, l_in, c_out, k)", &src_el)) || (st = crk_size_exact(name, "stride", stride)))
         return st;
     if (!crk_layout_is_contiguous(src_l))
         return crk_fail(CRK_E_INVALID, "%s: src must be contiguous (make it contiguous first, e.g. with ucopy_*)",
@@ -229,8 +220,8 @@ crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const crk_kernel_info *ki = conv_kernel(ctx, name, CRK_FAMILY_POOL, ops, "crk_pool2d", &st);
     if (!ki) return st;
     size_t src_el, n;
-    if ((st = view(name, "src", src_l, 4, "(b, c, h, w)", &src_el)) || (st = exact(name, "k_h", k_h)) ||
-        (st = exact(name, "k_w", k_w)) || (st = exact(name, "s_h", s_h)) || (st = exact(name, "s_w", s_w)))
+    if ((st = view(name, "src", src_l, 4, "(b, c, h, w)", &src_el)) || (st = crk_size_exact(name, "k_h", k_h)) ||
+        (st = crk_size_exact(name, "k_w", k_w)) || (st = crk_size_exact(name, "s_h", s_h)) || (st = crk_size_exact(name, "s_w", s_w)))
         return st;
     const size_t h = src_l->dims[2], w = src_l->dims[3];
     if (k_h == 0 || k_w == 0 || s_h == 0 || s_w == 0)
@@ -262,8 +253,8 @@ crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const cr
     if (!ki) return st;
     const int nearest = !strcmp(ki->op, "upsample_nearest2d");
     size_t src_el, n;
-    if ((st = view(name, "src", src_l, 4, "(b, c, h, w)", &src_el)) || (st = exact(name, "out_h", out_h)) ||
-        (st = exact(name, "out_w", out_w)))
+    if ((st = view(name, "src", src_l, 4, "(b, c, h, w)", &src_el)) || (st = crk_size_exact(name, "out_h", out_h)) ||
+        (st = crk_size_exact(name, "out_w", out_w)))
         return st;
     if (nearest && (align_corners || scale_h || scale_w))
         return crk_fail(CRK_E_INVALID, "%s: nearest takes no align_corners or scale factors (pass 0, NULL, NULL)",

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_GRID 0x7FFFFFFFu
-
 /* The kernel, checked to be op `op` of the indexing family. */
 static const crk_kernel_info *index_kernel(crk_ctx *ctx, const char *name, const char *op, const char *helper,
                                            crk_status *st) {
@@ -79,15 +77,10 @@ static crk_status launch(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, 
                          arg_pack *a, const double *sc, size_t work, size_t per_thread) {
     crk_status st = crk_pack_args(ki, a, sc, 4 + !strcmp(ki->op, "ia"), NULL);
     if (st != CRK_OK) return st;
-    size_t blocks = ((work + per_thread - 1) / per_thread + ki->block - 1) / ki->block;
-    const unsigned grid[3] = {(unsigned)(blocks < MAX_GRID ? blocks : MAX_GRID), 1, 1}, block[3] = {ki->block, 1, 1};
-    return crk_launch_shaped(ctx, s, ki, info, info_len, a, grid, block);
+    return crk_launch_items(ctx, s, ki, info, info_len, a, (work + per_thread - 1) / per_thread);
 }
 
-/* Sizes pass as doubles (crk_pack_args): exact below 2^53. */
-static crk_status exact(const char *name, size_t v) {
-    return v <= (1ull << 53) ? CRK_OK : crk_fail(CRK_E_INVALID, "%s: size %zu exceeds 2^53", name, v);
-}
+static crk_status exact(const char *name, size_t v) { return crk_size_exact(name, "size", v); }
 
 crk_status crk_set_index_checks(crk_ctx *ctx, int on) {
     if (!ctx) return crk_fail(CRK_E_INVALID, "crk_set_index_checks: ctx is NULL");

@@ -331,7 +331,5 @@ crk_status crk_rope(crk_ctx *ctx, crk_stream s, const char *name, const void *sr
     if (vk) ki = vk;
     arg_pack a = {.out = dst, .in = {src, cos, sin}};
     if ((st = crk_pack_args(ki, &a, sc, 5, NULL)) != CRK_OK) return st;
-    const size_t blocks = (threads + ki->block - 1) / ki->block; /* grid-stride beyond */
-    const unsigned grid[3] = {(unsigned)(blocks < MAX_GRID ? blocks : MAX_GRID), 1, 1}, block[3] = {ki->block, 1, 1};
-    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
+    return crk_launch_items(ctx, s, ki, NULL, 0, &a, threads);
 }
