@@ -37,10 +37,13 @@ UNIT_ENV = CRK_TEST_HSACO=hsaco/$(firstword $(ARCHS))/unary.hsaco CRK_TEST_HSACO
 
 # Without `all`'s summary: make check does not reprint the build summary.
 # The emulated AMD targets (tests/emu, mk/emu.mk) run the AMD code objects.
+# The emulated runs (make check's and the mutants') skip the cases whose
+# largest tensor passes EMU_MAX_NUMEL (scripts/check.sh says why).
+EMU_MAX_NUMEL ?= 262147
 EMU_CHECK_BINS = $(EMU_OUT)/emu-disasm $(EMU_OUT)/test_exec $(EMU_OUT)/test_rt $(EMU_OUT)/libamdhip64.so
 check: artifacts lib cli build/ref_selftest $(UNIT_BINS) $(STANDIN_HIP) build/numeric build/hello build/hello-shared build/hello-small \
   build/abi_v0_1 $(EMU_CHECK_BINS)
-	$(Q)EMU_ARCHS="$(filter $(ARCHS),$(EMU_ARCHS))" scripts/check.sh "$(ARCHS)"
+	$(Q)EMU_ARCHS="$(filter $(ARCHS),$(EMU_ARCHS))" EMU_MAX_NUMEL=$(EMU_MAX_NUMEL) scripts/check.sh "$(ARCHS)"
 
 .PHONY: check
 
@@ -106,7 +109,7 @@ MUTANT_ARCH ?= gfx942
 check-mutants: build/numeric $(EMU_OUT)/libamdhip64.so build/gen/stamp | $(TOOLSTAMP)
 	$(Q)CLANG="$(CLANG)" HIPFLAGS="$(HIPFLAGS) -mcode-object-version=$(call cov,$(MUTANT_ARCH))" scripts/mutants.sh build/mutants amd $(MUTANT_ARCH) > build/mutants.log
 	$(Q)CRK_GPU_API=hip CRK_HIP_LIBRARY=$(CURDIR)/$(EMU_OUT)/libamdhip64.so CRK_EMU_ARCH=$(MUTANT_ARCH) \
-	  scripts/check_mutants.sh build/mutants
+	  scripts/check_mutants.sh build/mutants --max-numel $(EMU_MAX_NUMEL)
 .PHONY: check-mutants
 
 # One context, many threads, on the GPU present (the CUDA driver, HIP or the

@@ -7,25 +7,43 @@
 # kernels each must break. Each OUTDIR/<name>/<nvidia|ARCH> holds the mutated
 # module and an empty unary placeholder (target selection only checks that
 # it exists). Run: numeric --source dir --path OUTDIR/<name> --filter GLOB --no-huge
+# A mutated module holds only the kernels of its glob (and of KEEP, the
+# kernels libcrk's helpers launch for them): a small compile. A kernel the
+# run needs and the module lacks fails check_mutants.sh as BROKEN, never as
+# caught.
 set -euo pipefail
 out=$1 kind=${2:-nvidia} arch=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 mkdir -p "$out" && : > "$out/list"
-mutate() { # name glob module sed-file sed-expression
-  local name=$1 glob=$2 module=$3 file=$4 expr=$5 src=/tmp/crk-mutant-$1
+# only_kernels GLOB... < module.hip: the generated module with the kernels
+# whose names match a GLOB (each kernel: a CRK_KERNEL line to its "}").
+only_kernels() {
+  local re g
+  re=$(for g in "$@"; do printf '%s\n' "$g"; done | sed 's/\./\\./g; s/\*/.*/g; s/?/./g' | paste -sd'|')
+  awk -v re="^($re)\$" '
+    /^CRK_KERNEL/ { name = $0; sub(/^[^)]*\) */, "", name); sub(/\(.*/, "", name); keep = name ~ re; if (keep) n++ }
+    /^CRK_KERNEL/ || inside { inside = !/^}/; if (keep) print; next }
+    { print }
+    END { if (!n) exit 1 }'
+}
+mutate() { # name glob module sed-file sed-expression [keep globs]
+  local name=$1 glob=$2 module=$3 file=$4 expr=$5 keep=${6:-} src=/tmp/crk-mutant-$1
   rm -rf "$src" && cp -r "$top/kernels" "$src"
   sed -i "$expr" "$src/$file"
   if cmp -s "$src/$file" "$top/kernels/$file"; then echo "mutants: $name: the edit did not apply" >&2; exit 1; fi
+  # shellcheck disable=SC2086 # keep: a list of globs, unexpanded (noglob)
+  (set -f; only_kernels "$glob" $keep) < "$top/build/gen/$module.hip" > "$src/$module.hip" ||
+    { echo "mutants: $name: no kernel of module $module matches '$glob'" >&2; exit 1; }
   if [ "$kind" = amd ]; then
     mkdir -p "$out/$name/$arch"
     # shellcheck disable=SC2086 # HIPFLAGS is a list of flags
-    $CLANG -I"$src" $HIPFLAGS --offload-arch="$arch" -c "$top/build/gen/$module.hip" -o "$out/$name/$arch/$module.hsaco"
+    $CLANG -I"$src" $HIPFLAGS --offload-arch="$arch" -c "$src/$module.hip" -o "$out/$name/$arch/$module.hsaco"
     [ -f "$out/$name/$arch/unary.hsaco" ] || : > "$out/$name/$arch/unary.hsaco"
   else
     mkdir -p "$out/$name/nvidia"
     "$nvcc" -x cu -std=c++17 -O3 -I"$src" -fatbin -gencode arch=compute_90,code=sm_90 \
-      "$top/build/gen/$module.hip" -o "$out/$name/nvidia/$module.fatbin"
+      "$src/$module.hip" -o "$out/$name/nvidia/$module.fatbin"
     [ -f "$out/$name/nvidia/unary.fatbin" ] || : > "$out/$name/nvidia/unary.fatbin"
   fi
   echo "$name $glob" >> "$out/list"
@@ -63,17 +81,17 @@ spawn rowover 'copy2d_*' fill fill.h 's/col + j < d2; ++j/col + j <= d2; ++j/; s
 # fill: the last element is left unwritten
 spawn fillshort 'fill_*' fill fill.h 's/zip_contiguous<16 \/ sizeof(T)>(numel, buf/zip_contiguous<16 \/ sizeof(T)>(numel - 1, buf/'
 # reduce (norms, softmax): 16-lane shuffles where Candle's groups are 32 lanes
-spawn width 'rmsnorm_*' reduce crk_port.h 's/return shfl_xor_w<32>(v, mask);/return shfl_xor_w<16>(v, mask);/'
+spawn width 'rmsnorm_*' reduce crk_port.h 's/return shfl_xor_w<32>(v, mask);/return shfl_xor_w<16>(v, mask);/' 'crk_rmsnorm_*'
 # reduce: libcrk's vector norms leave a row's last chunk out (not summed, not written)
 spawn lastchunk 'crk_rmsnorm_vec_*' reduce rows.h 's/chunks = cols \/ V;/chunks = cols \/ V - (V > 1);/'
 # reduce: the halving tree without its barrier (threads read partners' slots early)
-spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > last; s >>= 1) {/{n;s/block_barrier();//}'
+spawn barrier 'fast_sum_*' reduce reduce.h '/for (unsigned s = p \/ 2; s > last; s >>= 1) {/{n;s/block_barrier();//}' 'crk_fast_sum_cols_*'
 # reduce: libcrk's packed load reads the next step's elements (a lane folds the wrong ones)
-spawn lanepack 'fast_sum_f32' reduce reduce.h 's/const Pack<T, R> p = load_pack<T, R>(src + i0);/const Pack<T, R> p = load_pack<T, R>(src + i0 + (k + 1 < count ? P : 0));/'
+spawn lanepack 'fast_sum_f32' reduce reduce.h 's/const Pack<T, R> p = load_pack<T, R>(src + i0);/const Pack<T, R> p = load_pack<T, R>(src + i0 + (k + 1 < count ? P : 0));/' 'crk_fast_sum_cols_f32'
 # reduce: the column kernel's tree takes the wrong partner (the next column's value)
 spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], sh\[i + s \* W\]);/sh[i] = step(sh[i], sh[i + s]);/'
 # reduce: Candle's launch over a middle dim reads the column count one short (a column of each row left out)
-spawn colsmap 'fast_sum_f32' reduce reduce.h 's/\*B = numel \/ (E \* c), \*C = c;/*B = numel \/ (E * c), *C = c - 1;/'
+spawn colsmap 'fast_sum_f32' reduce reduce.h 's/\*B = numel \/ (E \* c), \*C = c;/*B = numel \/ (E * c), *C = c - 1;/' 'crk_fast_sum_cols_f32'
 # softmax: a thread's second held chunk is written with its first chunk's exps
 spawn held 'crk_softmax_vec_*' reduce rows.h 's/(KeepExps ? e\[k\].v\[j\] :/(KeepExps ? e[0].v[j] :/'
 # softmax wide rows: a thread's held chunks are written from its first chunk's exps (recomputed from p[0])
@@ -81,11 +99,11 @@ spawn widep 'crk_softmax_wide_*' reduce rows.h 's/m::exp(Arith<T>::in(p\[k\].v\[
 # softmax split rows: a piece of -inf (m = -inf, s = NaN) is added as s·0 = NaN, not left out
 spawn splitinf 'crk_softmax_fin_*' reduce rows.h 's/if (w != (C)0) piece.sum = fma/piece.sum = fma/'
 # softmax split rows: a piece stores its part in slot i of span i, not in its own slot
-spawn splitslot 'crk_softmax_part_*' reduce rows.h 's/Sp::span(dst, row, i, (unsigned)pieces)\[blockIdx.x\] = part/Sp::span(dst, row, i, (unsigned)pieces)[i] = part/'
+spawn splitslot 'crk_softmax_part_*' reduce rows.h 's/Sp::span(dst, row, i, (unsigned)pieces)\[blockIdx.x\] = part/Sp::span(dst, row, i, (unsigned)pieces)[i] = part/' 'crk_softmax_fin_*'
 # rope: libcrk's interleaved runs pair an element with the next pair's first (x1 = element 2k + 2)
 spawn ropevec 'crk_rope_i_vec_*' reduce rope.h 's/x1.v\[k\] = at2(lo, hi, 2 \* k + 1);/x1.v[k] = at2(lo, hi, (2 * k + 2) % (2 * P));/'
 # rope: Candle's kernels grouped under their shape leave each block's last run of pairs unwritten
-spawn ropegroup 'rope_*' reduce elementwise.h 's/if (threadIdx.x >= w) return;/if (threadIdx.x + 1 >= w) return;/'
+spawn ropegroup 'rope_*' reduce elementwise.h 's/if (threadIdx.x >= w) return;/if (threadIdx.x + 1 >= w) return;/' 'crk_rope_*'
 # reduce: argmin takes a later equal value (ties must keep the first)
 spawn ties 'fast_argmin_*' reduce reduce.h 's/static CRK_DEV bool better(A b, A a) { return b < a; }/static CRK_DEV bool better(A b, A a) { return !(a < b); }/'
 # sum (atomic): a summed dim's removal drops the position after it (outputs misplaced)
@@ -103,15 +121,15 @@ spawn rightsize 'ia_*' indexing indexing.h 's/T \*d = dst + (size_t)ids\[j0 + q\
 # a column's parts are lanes of one wave, whose equal racing writes agree.)
 spawn parts 'sa_*' indexing indexing.h 's/const uint32_t part = (uint32_t)w \& (R - 1);/const uint32_t part = (uint32_t)(w \/ R) \& (R - 1);/'
 # sort: padding indices are not moved to the end of an up half
-spawn sortpad 'asort_asc_f32' sort sort.h 's/? a >= ncols || (b < ncols/? (b < ncols/'
+spawn sortpad 'asort_asc_f32' sort sort.h 's/? a >= ncols || (b < ncols/? (b < ncols/' 'crk_asort_*_asc_f32'
 # sort: equal keys swap (>= instead of Candle's strict >)
-spawn sortstrict 'asort_asc_u32' sort sort.h 's/return Asc ? a > b : a < b;/return Asc ? !(b > a) : a < b;/'
+spawn sortstrict 'asort_asc_u32' sort sort.h 's/return Asc ? a > b : a < b;/return Asc ? !(b > a) : a < b;/' 'crk_asort_*_asc_u32'
 # sort: Candle's network without its stage barrier (waves race on dst_row)
-spawn sortbarrier 'asort_desc_f64' sort sort.h 's/^            block_barrier();$//'
+spawn sortbarrier 'asort_desc_f64' sort sort.h 's/^            block_barrier();$//' 'crk_asort_*_desc_f64'
 # sort (long rows): ties by descending column (not stable)
 spawn sortstable 'crk_asort_chunk_asc_i32' sort sort.h 's/return ia < ib; \/\* equal/return ia > ib; \/* equal/'
 # sort (long rows): a merge pass places the partner run's first element wrong
-spawn sortmerge 'crk_asort_merge_desc_f16' sort sort.h 's/const size_t at = p < mid ?/const size_t at = p <= mid ?/'
+spawn sortmerge 'crk_asort_merge_desc_f16' sort sort.h 's/const size_t at = p < mid ?/const size_t at = p <= mid ?/' 'crk_asort_chunk_desc_f16'
 # conv: conv2d's padding test is off by one on the far side (reads the element past a row)
 spawn padoff 'conv2d_u8' conv conv.h 's/if (sw < padding || sw >= w_in + padding) continue;/if (sw < padding || sw > w_in + padding) continue;/'
 # conv: the transposed convolution takes taps whose offset the stride does not divide

@@ -60,3 +60,9 @@ size_t case_layout(const layout_case *c, int kind, crk_layout *l) {
     }
     return span;
 }
+
+size_t case_numel(const layout_case *c) {
+    size_t n = 1;
+    for (size_t d = 0; d < c->rank; d++) n *= c->dims[d];
+    return n;
+}

@@ -19,4 +19,6 @@ extern const size_t N_CASES;
 /* Builds the layout of kind `kind` over the case's dims; returns the span
  * (elements past start_offset that the view can touch). */
 size_t case_layout(const layout_case *c, int kind, crk_layout *l);
+/* The product of the case's dims. */
+size_t case_numel(const layout_case *c);
 #endif

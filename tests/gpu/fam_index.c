@@ -189,6 +189,15 @@ int run_index(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     return bad;
 }
 
+/* The larger of the source and the output (dim or n rows of `right`). */
+size_t index_elements(const layout_case *lc, const crk_kernel_info *ki) {
+    (void)ki;
+    const size_t i = (size_t)(lc - CASES);
+    if (i >= N_IDX_CASES) return 0;
+    const idx_case *c = &IDX_CASES[i];
+    return c->left * (c->dim > c->n ? c->dim : c->n) * c->right;
+}
+
 /* Index case c for layout case c, while there are index cases. */
 int index_applies(const layout_case *lc, const crk_kernel_info *ki) {
     (void)ki;

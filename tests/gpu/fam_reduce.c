@@ -189,6 +189,13 @@ int run_reduce(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     return bad;
 }
 
+size_t reduce_elements(const layout_case *lc, const crk_kernel_info *ki) {
+    const size_t c = (size_t)(lc - CASES), n = case_numel(lc);
+    if (c >= N_ROW_CASES) return n;
+    const size_t rc = ROW_CASES[c].rows * ROW_CASES[c].cols;
+    return is_cols(ki) || rc > n ? rc : n;
+}
+
 /* Every layout case but the in-place ones (reductions write a new tensor). */
 int reduce_applies(const layout_case *lc, const crk_kernel_info *ki) {
     if (is_cols(ki)) return (size_t)(lc - CASES) < N_ROW_CASES; /* contiguous (B, E, C) views of the row cases */

@@ -100,6 +100,12 @@ int run_rope(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     return check_output(ki, cname, dt, got, want, NULL, n, poison);
 }
 
+size_t rope_elements(const layout_case *lc, const crk_kernel_info *ki) {
+    (void)ki;
+    const size_t i = (size_t)(lc - CASES);
+    return i < N_ROPE ? ROPE[i].b * ROPE[i].h * ROPE[i].t * ROPE[i].d : 0;
+}
+
 int rope_applies(const layout_case *lc, const crk_kernel_info *ki) {
     const size_t i = (size_t)(lc - CASES);
     if (i >= N_ROPE) return 0;

@@ -15,16 +15,22 @@ int run_copy2d(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int copy2d_applies(const layout_case *lc, const crk_kernel_info *ki);
 int run_reduce(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int reduce_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t reduce_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int rows_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t rows_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_rope(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int rope_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t rope_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_index(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int index_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t index_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_sort(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int sort_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t sort_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_sum(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int sum_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t sum_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_conv(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int conv_applies(const layout_case *lc, const crk_kernel_info *ki);
 int run_pool(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
@@ -42,13 +48,13 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_FILL] = {run_fill, fill_applies},
     [CRK_FAMILY_CONST_SET] = {run_const_set, fill_applies},
     [CRK_FAMILY_COPY2D] = {run_copy2d, copy2d_applies},
-    [CRK_FAMILY_REDUCE] = {run_reduce, reduce_applies},
-    [CRK_FAMILY_SOFTMAX] = {run_rows, rows_applies},
-    [CRK_FAMILY_NORM] = {run_rows, rows_applies},
-    [CRK_FAMILY_ROPE] = {run_rope, rope_applies},
-    [CRK_FAMILY_INDEXING] = {run_index, index_applies},
-    [CRK_FAMILY_SORT] = {run_sort, sort_applies},
-    [CRK_FAMILY_SUM] = {run_sum, sum_applies},
+    [CRK_FAMILY_REDUCE] = {run_reduce, reduce_applies, reduce_elements},
+    [CRK_FAMILY_SOFTMAX] = {run_rows, rows_applies, rows_elements},
+    [CRK_FAMILY_NORM] = {run_rows, rows_applies, rows_elements},
+    [CRK_FAMILY_ROPE] = {run_rope, rope_applies, rope_elements},
+    [CRK_FAMILY_INDEXING] = {run_index, index_applies, index_elements},
+    [CRK_FAMILY_SORT] = {run_sort, sort_applies, sort_elements},
+    [CRK_FAMILY_SUM] = {run_sum, sum_applies, sum_elements},
     [CRK_FAMILY_CONV] = {run_conv, conv_applies},
     [CRK_FAMILY_POOL] = {run_pool, pool_applies},
     [CRK_FAMILY_UPSAMPLE] = {run_upsample, upsample_applies},

@@ -3,12 +3,16 @@
  *
  *   numeric [--seed N] [--source embedded|dir|bundle] [--path P] [--filter GLOB]
  *           [--no-huge] [--max-numel N] [--shape crk|candle] [--json FILE]
+ *           [--slowest N]
  *
  * --shape runs one launch shape (the other is reported as skipped): with
  * --source dir --path holding Candle's own cubins, `--shape candle` runs
  * Candle's kernels under Candle's launches against our references.
- * --max-numel skips (and reports as skipped) the layout cases above N
- * elements: the emulated AMD targets run the small cases only.
+ * --max-numel skips (and reports as skipped) the cases whose largest tensor
+ * has more than N elements (a family's own sizes: FAMILY_TESTS' elements):
+ * make check's emulated AMD runs leave the 2^20-element rows to the GPU.
+ * --slowest N prints the N slowest (kernel, case, shape) runs at the end:
+ * what to look at when the emulated runs grow past CI's time.
  *
  * Each kernel runs on every layout case below with fresh random inputs
  * (specials included) and a poisoned output with a guard zone after it,
@@ -35,22 +39,42 @@ static const char *result_dtype(const crk_kernel_info *ki) {
     return crk_dtype_name((crk_dtype)(ki->family_id != CRK_FAMILY_TERNARY ? ki->dtypes[0] : ki->dtypes[1]));
 }
 
-static size_t case_numel(const layout_case *lc) {
-    size_t n = 1;
-    for (size_t d = 0; d < lc->rank; d++) n *= lc->dims[d];
-    return n;
-}
-
 static int applies(const layout_case *lc, const crk_kernel_info *ki) {
     const family_test *t = &FAMILY_TESTS[ki->family_id];
     return !t->applies || t->applies(lc, ki);
 }
 
+static size_t elements(const layout_case *lc, const crk_kernel_info *ki) {
+    const family_test *t = &FAMILY_TESTS[ki->family_id];
+    return t->elements ? t->elements(lc, ki) : case_numel(lc);
+}
+
 int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter); /* huge.c */
+
+/* The slowest runs so far, slowest first (--slowest). */
+typedef struct {
+    double s;
+    const char *kernel, *lcase;
+    int shape;
+} slow_run;
+#define SLOWEST_MAX 64
+
+static void slow_note(slow_run *t, size_t n, double s, const char *kernel, const char *lcase, int shape) {
+    if (!n || s <= t[n - 1].s) return;
+    size_t i = n - 1;
+    for (; i > 0 && t[i - 1].s < s; i--) t[i] = t[i - 1];
+    t[i] = (slow_run){s, kernel, lcase, shape};
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int usage(void) {
     fprintf(stderr, "usage: numeric [--seed N] [--source embedded|dir|bundle] [--path P] [--filter GLOB] "
-                    "[--no-huge] [--max-numel N] [--shape crk|candle] [--json FILE]\n");
+                    "[--no-huge] [--max-numel N] [--shape crk|candle] [--json FILE] [--slowest N]\n");
     return 2;
 }
 
@@ -58,7 +82,8 @@ int main(int argc, char **argv) {
     uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     const char *filter = NULL, *json = NULL;
     int huge = 1, only = -1; /* only: one SHAPE_* */
-    size_t max_numel = SIZE_MAX;
+    size_t max_numel = SIZE_MAX, n_slow = 0;
+    slow_run slow[SLOWEST_MAX] = {{0}};
     crk_options opt = {0, CRK_SOURCE_EMBEDDED, NULL};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
@@ -72,6 +97,10 @@ int main(int argc, char **argv) {
             only = !strcmp(s, "candle") ? SHAPE_CANDLE : SHAPE_CRK;
         }
         else if (!strcmp(argv[i], "--max-numel") && i + 1 < argc) max_numel = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--slowest") && i + 1 < argc) {
+            n_slow = strtoull(argv[++i], NULL, 0);
+            if (n_slow > SLOWEST_MAX) n_slow = SLOWEST_MAX;
+        }
         else if (!strcmp(argv[i], "--source") && i + 1 < argc) {
             const char *s = argv[++i];
             opt.source = !strcmp(s, "dir") ? CRK_SOURCE_DIR : !strcmp(s, "bundle") ? CRK_SOURCE_BUNDLE : CRK_SOURCE_EMBEDDED;
@@ -123,17 +152,22 @@ int main(int argc, char **argv) {
         for (S.shape = 0; S.shape < SHAPES; S.shape++)
             for (size_t c = 0; c < N_CASES; c++) {
                 if (!applies(&CASES[c], ki)) continue;
-                if (case_numel(&CASES[c]) > max_numel || (only >= 0 && S.shape != only)) {
+                if (elements(&CASES[c], ki) > max_numel || (only >= 0 && S.shape != only)) {
                     results_add(&res, row_family(ki, S.shape), result_dtype(ki), 2);
                     continue;
                 }
+                const double t1 = now_s();
                 const int bad = FAMILY_TESTS[ki->family_id].run(&S, ki, &CASES[c]);
+                slow_note(slow, n_slow, now_s() - t1, ki->name, CASES[c].name, S.shape);
                 results_add(&res, row_family(ki, S.shape), result_dtype(ki), bad ? 1 : 0);
             }
     }
     printf("-- huge tensors (%lds)\n", (long)(time(NULL) - t0));
     if (huge) run_huge(S.ctx, &S.rng, &res, filter);
     printf("-- done (%lds)\n", (long)(time(NULL) - t0));
+    for (size_t i = 0; i < n_slow && slow[i].kernel; i++)
+        printf("slowest %2zu: %8.2f s  %s  %s%s\n", i + 1, slow[i].s, slow[i].kernel, slow[i].lcase,
+               slow[i].shape == SHAPE_CANDLE ? " (candle)" : "");
     for (int i = 0; i < 4; i++) crk_free(S.ctx, S.dev[i]);
     crk_free(S.ctx, S.dev_info);
     for (int i = 0; i < 5; i++) free(S.host[i]);

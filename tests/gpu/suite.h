@@ -28,6 +28,10 @@ typedef struct {
     family_run_fn run;
     /* 1 if the case applies to the kernel (NULL: every case) */
     int (*applies)(const layout_case *lc, const crk_kernel_info *ki);
+    /* The elements of the largest tensor the case makes, which --max-numel
+     * compares (NULL: the layout case's; families with their own size
+     * tables tell theirs) */
+    size_t (*elements)(const layout_case *lc, const crk_kernel_info *ki);
 } family_test;
 extern const family_test FAMILY_TESTS[CRK_FAMILY_COUNT];
 
