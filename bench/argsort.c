@@ -9,11 +9,11 @@
 #include <string.h>
 
 /* {label, rows, cols, cols, 1, 1}: idx_case's fields as rows x cols along dim 1. */
-static const idx_case SORT[] = {{"4096x1024", 4096, 1024, 1024, 1, 1},  {"1024x4096", 1024, 4096, 4096, 1, 1},
-                                {"64x8192", 64, 8192, 8192, 1, 1},      {"16x32768", 16, 32768, 32768, 1, 1},
-                                {"4x131072", 4, 131072, 131072, 1, 1},  {"1x262144", 1, 262144, 262144, 1, 1}};
+static const idx_case SORT[] = {{"4096x1024", 4096, 1024, 1024, 1, 1, NULL},  {"1024x4096", 1024, 4096, 4096, 1, 1, NULL},
+                                {"64x8192", 64, 8192, 8192, 1, 1, NULL},      {"16x32768", 16, 32768, 32768, 1, 1, NULL},
+                                {"4x131072", 4, 131072, 131072, 1, 1, NULL},  {"1x262144", 1, 262144, 262144, 1, 1, NULL}};
 /* Tiny (emulator): one row within Candle's launch, one beyond it. */
-static const idx_case SORT_TINY[] = {{"4x1000", 4, 1000, 1000, 1, 1}, {"2x20000", 2, 20000, 20000, 1, 1}};
+static const idx_case SORT_TINY[] = {{"4x1000", 4, 1000, 1000, 1, 1, NULL}, {"2x20000", 2, 20000, 20000, 1, 1, NULL}};
 
 #define N_OF(a) (sizeof a / sizeof a[0])
 #define ROWS(c) ((c)->left)

@@ -25,9 +25,11 @@ extern const crk_dtype bench_pool_dtype[P_COUNT];
 enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE, F_BINARY, F_CONST_SET, F_COPY2D,
        F_INDEX_SELECT, F_GATHER, F_INDEX_ADD, F_SCATTER_ADD, /* F_INDEX_*..: index.c */
        F_ARGSORT,                                            /* argsort.c, through index.c's entry points */
-       F_SOFTMAX, F_NORM, F_FAST, F_ROPE };                  /* module reduce: reduce.c, likewise */
+       F_SOFTMAX, F_NORM, F_FAST, F_ROPE,                    /* module reduce: reduce.c, likewise */
+       F_IM2COL, F_POOL, F_UPSAMPLE, F_CONVD };              /* module conv: conv.c, likewise */
 #define IS_INDEX_FAMILY(f) ((f) >= F_INDEX_SELECT) /* fixed shapes, their own cases */
-#define IS_REDUCE_FAMILY(f) ((f) >= F_SOFTMAX)
+#define IS_REDUCE_FAMILY(f) ((f) >= F_SOFTMAX && (f) <= F_ROPE)
+#define IS_CONV_FAMILY(f) ((f) >= F_IM2COL)
 
 typedef struct {
     const char *op, *kernel, *dtype; /* bench name, crk/Candle kernel, label   */
@@ -118,6 +120,8 @@ void prep_grid(const bench_prep *P, unsigned grid[3], unsigned block[3]); /* Can
 void fill_pool(int pool, void *p, size_t n, uint64_t seed);
 float bench_bf16_to_f32(uint16_t b);
 uint16_t bench_f32_to_bf16(float f); /* round to nearest even, finite inputs */
+float bench_f16_to_f32(uint16_t h);
+uint16_t bench_f32_to_f16(float f);  /* round to nearest even, 0 or normal in f16's range */
 uint64_t bench_rand(uint64_t *s);
 /* Checks the output element of logical index i (its bytes at got); 0 if right. */
 int check_one(const bench_state *S, const bench_prep *P, size_t i, const void *got, const char *who);
@@ -125,9 +129,16 @@ int check_one(const bench_state *S, const bench_prep *P, size_t i, const void *g
 /* index.c: the indexing rows, at fixed model-like shapes (not --sizes). A
  * case indexes a (left, dim_size, right) tensor along `dim` with n ids
  * (is/gather: the source, n rows out; ia/sa: dst, n rows of src in). */
+/* A conv-module case (conv.c): src (b, c, h, w) (1-D: h = 1, w = the
+ * length), weights (c_out, c, kh, kw) (1-D: kw), windows kh x kw, upsample
+ * targets out_h x out_w. */
+typedef struct conv_case {
+    size_t b, c, h, w, c_out, kh, kw, stride, pad, dil, out_h, out_w;
+} conv_case;
 typedef struct idx_case {
     const char *label;  /* the table's layout column, e.g. "ids 1024" */
     size_t left, dim_size, n, right, dim;
+    const conv_case *cv; /* module conv's rows: the case; else NULL */
 } idx_case;
 const idx_case *index_cases(const op_def *op, int tiny, size_t *count);
 void index_describe(const op_def *op, const idx_case *c, char *buf, size_t cap); /* shapes, for JSON */
@@ -164,6 +175,17 @@ void reduce_free(bench_state *S);
 int reduce_reset(const bench_state *S, const bench_prep *P);
 int reduce_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
 crk_status reduce_launch_crk(const bench_state *S, const bench_prep *P, int set);
+
+/* conv.c: the rows of module conv (im2col, pool, upsample, direct conv),
+ * a case = idx_case.cv; index.c's functions call these for
+ * IS_CONV_FAMILY, same contracts. */
+const idx_case *conv_cases(const op_def *op, int tiny, size_t *count);
+void conv_describe(const op_def *op, const idx_case *c, char *buf, size_t cap);
+double conv_bytes(const op_def *op, const idx_case *c); /* im2col: written; others: read once + written */
+int conv_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *P);
+int conv_reset(const bench_state *S, const bench_prep *P);
+int conv_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
+crk_status conv_launch_crk(const bench_state *S, const bench_prep *P, int set);
 
 /* candle_peer.c: Candle's cubins through the CUDA driver, in libcrk's context. */
 typedef struct candle_peer candle_peer;

@@ -28,6 +28,16 @@ static float f16_to_f32(uint16_t h) {
     return s ? -v : v;
 }
 
+float bench_f16_to_f32(uint16_t h) { return f16_to_f32(h); }
+uint16_t bench_f32_to_f16(float f) {
+    const uint32_t u = bits_of_f32(f), s = (u >> 16) & 0x8000u;
+    if (!(u & 0x7FFFFFFFu)) return (uint16_t)s;
+    const uint32_t e = ((u >> 23) & 255u) - 112u, m = u & 0x7FFFFFu, rest = m & 0x1FFFu; /* 112 = 127 - 15 */
+    uint32_t h = (e << 10) | (m >> 13);
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) h++;
+    return (uint16_t)(s | h);
+}
+
 /* Random non-zero values of each pool: f32 in [-8, 8] (|x| >= 1/64),
  * f32 in [1, 250) (for cast to u8), bf16/f16 normals in (-8, 8), u8
  * condition (half zero). The B pools are second operands (other seeds). */

@@ -11,18 +11,18 @@
 
 /* {label, left, dim_size, n, right, dim}: 2-D tensors, so left = 1 for dim 0
  * and right = 1 for dim 1. Tiny: the same kinds of case for the emulator. */
-static const idx_case EMBED[] = {{"ids 1", 1, 131072, 1, 4096, 0},
-                                 {"ids 64", 1, 131072, 64, 4096, 0},
-                                 {"ids 1024", 1, 131072, 1024, 4096, 0},
-                                 {"ids 8192", 1, 131072, 8192, 4096, 0}};
-static const idx_case EMBED_TINY[] = {{"ids 1", 1, 4096, 1, 64, 0},
-                                      {"ids 16", 1, 4096, 16, 64, 0},
-                                      {"ids 512", 1, 4096, 512, 64, 0}};
-static const idx_case GATHER[] = {{"4096x2048", 4096, 4096, 2048, 1, 1}};
-static const idx_case GATHER_TINY[] = {{"64x32", 64, 64, 32, 1, 1}};
+static const idx_case EMBED[] = {{"ids 1", 1, 131072, 1, 4096, 0, NULL},
+                                 {"ids 64", 1, 131072, 64, 4096, 0, NULL},
+                                 {"ids 1024", 1, 131072, 1024, 4096, 0, NULL},
+                                 {"ids 8192", 1, 131072, 8192, 4096, 0, NULL}};
+static const idx_case EMBED_TINY[] = {{"ids 1", 1, 4096, 1, 64, 0, NULL},
+                                      {"ids 16", 1, 4096, 16, 64, 0, NULL},
+                                      {"ids 512", 1, 4096, 512, 64, 0, NULL}};
+static const idx_case GATHER[] = {{"4096x2048", 4096, 4096, 2048, 1, 1, NULL}};
+static const idx_case GATHER_TINY[] = {{"64x32", 64, 64, 32, 1, 1, NULL}};
 /* MoE combine: 1024 tokens x top-8 = 8192 expert-output rows of hidden 4096 */
-static const idx_case COMBINE[] = {{"8192->1024", 1, 1024, 8192, 4096, 0}};
-static const idx_case COMBINE_TINY[] = {{"256->32", 1, 32, 256, 64, 0}};
+static const idx_case COMBINE[] = {{"8192->1024", 1, 1024, 8192, 4096, 0, NULL}};
+static const idx_case COMBINE_TINY[] = {{"256->32", 1, 32, 256, 64, 0, NULL}};
 
 #define N_OF(a) (sizeof a / sizeof a[0])
 
@@ -33,7 +33,9 @@ const idx_case *index_cases(const op_def *op, int tiny, size_t *count) {
     case F_INDEX_ADD:
     case F_SCATTER_ADD: return *count = tiny ? N_OF(COMBINE_TINY) : N_OF(COMBINE), tiny ? COMBINE_TINY : COMBINE;
     case F_ARGSORT: return argsort_cases(tiny, count);
-    default: return IS_REDUCE_FAMILY(op->family) ? reduce_cases(op, tiny, count) : (*count = 0, NULL);
+    default:
+        if (IS_CONV_FAMILY(op->family)) return conv_cases(op, tiny, count);
+        return IS_REDUCE_FAMILY(op->family) ? reduce_cases(op, tiny, count) : (*count = 0, NULL);
     }
 }
 
@@ -59,6 +61,7 @@ static int sizes_of(const op_def *op, const idx_case *c, idx_sizes *z) {
 double index_bytes(const op_def *op, const idx_case *c) {
     if (op->family == F_ARGSORT) return argsort_bytes(c);
     if (IS_REDUCE_FAMILY(op->family)) return reduce_bytes(op, c);
+    if (IS_CONV_FAMILY(op->family)) return conv_bytes(op, c);
     idx_sizes z;
     if (sizes_of(op, c, &z)) return 0;
     const double is = (double)crk_dtype_size(z.it), ts = (double)crk_dtype_size(z.t);
@@ -82,6 +85,7 @@ static void dims_str(const crk_layout *l, char *b, size_t cap) {
 void index_describe(const op_def *op, const idx_case *c, char *buf, size_t cap) {
     if (op->family == F_ARGSORT) return argsort_describe(op, c, buf, cap);
     if (IS_REDUCE_FAMILY(op->family)) return reduce_describe(op, c, buf, cap);
+    if (IS_CONV_FAMILY(op->family)) return conv_describe(op, c, buf, cap);
     crk_layout a, b;
     char x[40], y[40], ids[40];
     dims2(c, c->dim_size, &a), dims2(c, c->n, &b);
@@ -211,6 +215,7 @@ static int gpu_err(const char *what) { return printf("ERROR: %s: %s\n", what, cr
 int index_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *P, int op_index) {
     if (op->family == F_ARGSORT) return argsort_prep(S, op, c, P);
     if (IS_REDUCE_FAMILY(op->family)) return reduce_prep(S, op, c, P);
+    if (IS_CONV_FAMILY(op->family)) return conv_prep(S, op, c, P);
     memset(P, 0, sizeof *P);
     P->op = op, P->lay = LAY_CONTIG, P->ic = c;
     idx_sizes z;
@@ -270,6 +275,7 @@ int index_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *
 int index_reset(const bench_state *S, const bench_prep *P) {
     if (P->op->family == F_ARGSORT) return argsort_reset(S, P);
     if (IS_REDUCE_FAMILY(P->op->family)) return reduce_reset(S, P);
+    if (IS_CONV_FAMILY(P->op->family)) return conv_reset(S, P);
     if (adds(P->op)) return upload_values(S, P->op, (crk_dtype)P->ki->dtypes[1], S->out[0], S->n, 1);
     return crk_memset(S->ctx, S->out[0], 0xFF, S->out_bytes) != CRK_OK ? gpu_err("memset") : 0;
 }
@@ -298,6 +304,7 @@ static double expected(const bench_state *S, const bench_prep *P, size_t o) {
 int index_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who) {
     if (P->op->family == F_ARGSORT) return argsort_check(S, P, rng, who);
     if (IS_REDUCE_FAMILY(P->op->family)) return reduce_check(S, P, rng, who);
+    if (IS_CONV_FAMILY(P->op->family)) return conv_check(S, P, rng, who);
     const crk_dtype t = (crk_dtype)P->ki->dtypes[1];
     const size_t ts = crk_dtype_size(t), n = S->n;
     size_t idx[64] = {0, n - 1, n / 2, P->ic->right - 1, n - P->ic->right};

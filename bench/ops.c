@@ -56,6 +56,20 @@ const op_def bench_ops[] = {
     {"argmax", "fast_argmax_f32", "f32", F_FAST, {-1, -1, -1}, CRK_U32, 0},
     {"rope", "rope_bf16", "bf16", F_ROPE, {-1, -1, -1}, CRK_BF16, 0},
     {"rope", "rope_f32", "f32", F_ROPE, {-1, -1, -1}, CRK_F32, 0},
+    /* module conv (conv.c): fixed model shapes, out_dt = the kernel's dtype */
+    {"im2col1d", "im2col1d_f32", "f32", F_IM2COL, {-1, -1, -1}, CRK_F32, 0},
+    {"im2col1d", "im2col1d_f16", "f16", F_IM2COL, {-1, -1, -1}, CRK_F16, 0},
+    {"im2col", "im2col_f16", "f16", F_IM2COL, {-1, -1, -1}, CRK_F16, 0},
+    {"im2col", "im2col_f32", "f32", F_IM2COL, {-1, -1, -1}, CRK_F32, 0},
+    {"max_pool2d", "max_pool2d_f32", "f32", F_POOL, {-1, -1, -1}, CRK_F32, 0},
+    {"max_pool2d", "max_pool2d_bf16", "bf16", F_POOL, {-1, -1, -1}, CRK_BF16, 0},
+    {"avg_pool2d", "avg_pool2d_f32", "f32", F_POOL, {-1, -1, -1}, CRK_F32, 0},
+    {"upsample_nearest2d", "upsample_nearest2d_f16", "f16", F_UPSAMPLE, {-1, -1, -1}, CRK_F16, 0},
+    {"upsample_nearest2d", "upsample_nearest2d_f32", "f32", F_UPSAMPLE, {-1, -1, -1}, CRK_F32, 0},
+    {"upsample_bilinear2d", "upsample_bilinear2d_f16", "f16", F_UPSAMPLE, {-1, -1, -1}, CRK_F16, 0},
+    {"upsample_bilinear2d", "upsample_bilinear2d_f32", "f32", F_UPSAMPLE, {-1, -1, -1}, CRK_F32, 0},
+    {"conv1d", "conv1d_f32", "f32", F_CONVD, {-1, -1, -1}, CRK_F32, 0},
+    {"conv2d", "conv2d_f32", "f32", F_CONVD, {-1, -1, -1}, CRK_F32, 0},
 };
 const size_t bench_nops = sizeof bench_ops / sizeof bench_ops[0];
 

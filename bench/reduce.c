@@ -16,21 +16,21 @@
  * attention over a 32k context (32 heads x 1 query; 1 head), vocab logits
  * (32x128256); norms: prefill hidden states (8192x4096), a decode step
  * (1x4096, 32x4096), a wide model's hidden states (16x32768). */
-static const idx_case SOFTMAX[] = {{"4096x4096", 4096, 4096, 4096, 1, 1},    {"1024x32768", 1024, 32768, 32768, 1, 1},
-                                   {"32x32768", 32, 32768, 32768, 1, 1},      {"1x32768", 1, 32768, 32768, 1, 1},
-                                   {"32x128256", 32, 128256, 128256, 1, 1}};
-static const idx_case HIDDEN[] = {{"8192x4096", 8192, 4096, 4096, 1, 1},
-                                  {"32x4096", 32, 4096, 4096, 1, 1},
-                                  {"1x4096", 1, 4096, 4096, 1, 1},
-                                  {"16x32768", 16, 32768, 32768, 1, 1}};
-static const idx_case FAST[] = {{"8192x4096", 8192, 4096, 4096, 1, 1}};
-static const idx_case LOGITS[] = {{"32x128256", 32, 128256, 128256, 1, 1}};
-static const idx_case ROPE[] = {{"1x32x4096x128", 32, 4096, 128, 1, 0}};
+static const idx_case SOFTMAX[] = {{"4096x4096", 4096, 4096, 4096, 1, 1, NULL},    {"1024x32768", 1024, 32768, 32768, 1, 1, NULL},
+                                   {"32x32768", 32, 32768, 32768, 1, 1, NULL},      {"1x32768", 1, 32768, 32768, 1, 1, NULL},
+                                   {"32x128256", 32, 128256, 128256, 1, 1, NULL}};
+static const idx_case HIDDEN[] = {{"8192x4096", 8192, 4096, 4096, 1, 1, NULL},
+                                  {"32x4096", 32, 4096, 4096, 1, 1, NULL},
+                                  {"1x4096", 1, 4096, 4096, 1, 1, NULL},
+                                  {"16x32768", 16, 32768, 32768, 1, 1, NULL}};
+static const idx_case FAST[] = {{"8192x4096", 8192, 4096, 4096, 1, 1, NULL}};
+static const idx_case LOGITS[] = {{"32x128256", 32, 128256, 128256, 1, 1, NULL}};
+static const idx_case ROPE[] = {{"1x32x4096x128", 32, 4096, 128, 1, 0, NULL}};
 /* Tiny (emulator): the norms' two block sizes (32 below 1024 columns, else 1024). */
-static const idx_case SOFTMAX_TINY[] = {{"16x1000", 16, 1000, 1000, 1, 1}, {"4x5000", 4, 5000, 5000, 1, 1}};
-static const idx_case HIDDEN_TINY[] = {{"8x500", 8, 500, 500, 1, 1}, {"4x2048", 4, 2048, 2048, 1, 1}};
-static const idx_case LOGITS_TINY[] = {{"4x5000", 4, 5000, 5000, 1, 1}};
-static const idx_case ROPE_TINY[] = {{"1x4x16x32", 4, 16, 32, 1, 0}};
+static const idx_case SOFTMAX_TINY[] = {{"16x1000", 16, 1000, 1000, 1, 1, NULL}, {"4x5000", 4, 5000, 5000, 1, 1, NULL}};
+static const idx_case HIDDEN_TINY[] = {{"8x500", 8, 500, 500, 1, 1, NULL}, {"4x2048", 4, 2048, 2048, 1, 1, NULL}};
+static const idx_case LOGITS_TINY[] = {{"4x5000", 4, 5000, 5000, 1, 1, NULL}};
+static const idx_case ROPE_TINY[] = {{"1x4x16x32", 4, 16, 32, 1, 0, NULL}};
 
 #define N_OF(a) (sizeof a / sizeof a[0])
 #define ROWS(c) ((c)->left) /* rope: b·h */

@@ -33,6 +33,13 @@ softmax = torch.softmax(x, -1, out=); rmsnorm = F.rms_norm(x, (C,), alpha,
 torch.sum/amax/argmax(x, -1, out=) (argmax writes int64); rope = eager
 rotate-half (x1*c - x2*s, x1*s + x2*c, concatenated: several kernels, as
 written by models without a fused rope). Bytes as bench/reduce.c counts them.
+Conv rows (bench/conv.c, the case's label, log2n 0): im2col = F.unfold(x, k,
+padding=, stride=) (its (b, c*k*k, L) layout, Candle's is (b, L, c*k*k); 1-D:
+unfold of (b, c, 1, l) with a (1, k) window), bytes = bytes written;
+max/avg_pool2d = F.max_pool2d / F.avg_pool2d(x, k, stride); upsample =
+F.interpolate(x, size=, mode="nearest" / "bilinear", align_corners=False);
+conv1d/conv2d = F.conv1d / F.conv2d (cuDNN, torch.backends.cudnn.benchmark
+on); all allocate their outputs. Bytes as bench/conv.c counts them.
 Timing: triton.testing.do_bench (CUDA events, L2 flushed before each call,
 median) when triton imports, else CUDA events around batches of >= 20 ms of
 back-to-back calls rotating over several buffer sets, median of 15.
@@ -106,6 +113,33 @@ REDUCE_CASES = {
     "fast": ([("8192x4096", 8192, 4096)], [("8x500", 8, 500), ("4x2048", 4, 2048)]),
     "argmax": ([("32x128256", 32, 128256)], [("4x5000", 4, 5000)]),
     "rope": ([("1x32x4096x128", 32, 4096, 128)], [("1x4x16x32", 4, 16, 32)]),
+}
+# module conv (same tables as bench/conv.c): name, kernel, T; cases (label,
+# b, c, h, w, c_out, kh, kw, stride, pad, out_h, out_w) full and --tiny-index
+CONV_OPS = [
+    ("im2col1d", "im2col1d_f32", "f32"), ("im2col1d", "im2col1d_f16", "f16"), ("im2col", "im2col_f16", "f16"),
+    ("im2col", "im2col_f32", "f32"), ("max_pool2d", "max_pool2d_f32", "f32"), ("max_pool2d", "max_pool2d_bf16", "bf16"),
+    ("avg_pool2d", "avg_pool2d_f32", "f32"), ("upsample_nearest2d", "upsample_nearest2d_f16", "f16"),
+    ("upsample_nearest2d", "upsample_nearest2d_f32", "f32"), ("upsample_bilinear2d", "upsample_bilinear2d_f16", "f16"),
+    ("upsample_bilinear2d", "upsample_bilinear2d_f32", "f32"), ("conv1d", "conv1d_f32", "f32"),
+    ("conv2d", "conv2d_f32", "f32"),
+]
+_W1 = ("whisper 80x3000 k3", 1, 80, 1, 3000, 384, 1, 3, 1, 1, 0, 0)
+_T1 = ("2x5x40 k3 s2", 2, 5, 1, 40, 3, 1, 3, 2, 1, 0, 0)
+_T2 = ("2x4x9x11 k3", 2, 4, 9, 11, 3, 3, 3, 1, 1, 0, 0)
+_POOL = ([("8x64x112x112 k2 s2", 8, 64, 112, 112, 0, 2, 2, 2, 0, 0, 0),
+          ("8x64x112x112 k3 s2", 8, 64, 112, 112, 0, 3, 3, 2, 0, 0, 0)],
+         [("2x3x12x10 k3 s2", 2, 3, 12, 10, 0, 3, 3, 2, 0, 0, 0)])
+_UP = ([("2x1280x32x32 ->64x64", 2, 1280, 32, 32, 0, 0, 0, 1, 0, 64, 64),
+        ("2x640x64x64 ->128x128", 2, 640, 64, 64, 0, 0, 0, 1, 0, 128, 128)],
+       [("2x3x5x7 ->10x13", 2, 3, 5, 7, 0, 0, 0, 1, 0, 10, 13)])
+CONV_CASES = {
+    "im2col1d": ([_W1, ("whisper 1280x3000 k3 s2", 1, 1280, 1, 3000, 0, 1, 3, 2, 1, 0, 0)], [_T1]),
+    "im2col": ([("2x320x64x64 k3", 2, 320, 64, 64, 0, 3, 3, 1, 1, 0, 0),
+                ("128x256x256 k3", 1, 128, 256, 256, 0, 3, 3, 1, 1, 0, 0)], [_T2]),
+    "max_pool2d": _POOL, "avg_pool2d": _POOL, "upsample_nearest2d": _UP, "upsample_bilinear2d": _UP,
+    "conv1d": ([(_W1[0] + " ->384",) + _W1[1:]], [_T1]),
+    "conv2d": ([("64x56x56 k3 ->64", 1, 64, 56, 56, 64, 3, 3, 1, 1, 0, 0)], [_T2]),
 }
 AFFINE_MUL, AFFINE_ADD = 1.5, -0.25
 CONST_VALUE = 1.5
@@ -476,6 +510,61 @@ def main():
                 emit(kind="error", msg=f"{name} {kernel} {case[0]}: {type(e).__name__}: {e}"[:190])
             finally:
                 xs = aux = ys = fns = None
+                torch.cuda.synchronize()
+                torch.cuda.empty_cache()
+    torch.backends.cudnn.benchmark = True  # cuDNN at its best algorithm for the conv rows
+    for name, kernel, t in CONV_OPS:
+        if wanted is not None and name not in wanted and kernel not in wanted:
+            continue
+        for case in CONV_CASES[name][tiny]:
+            xs = wt = None
+            try:
+                label, b, c, h, w, c_out, kh, kw, stride, pad, oh, ow = case
+                ts, one_d = ISZ[t], name.endswith("1d")
+                src_el = b * c * h * w
+                if name.startswith("im2col"):
+                    ho = 1 if one_d else (h + 2 * pad - kh) // stride + 1
+                    wo = (w + 2 * pad - kw) // stride + 1
+                    nbytes = b * ho * wo * c * kh * kw * ts
+                elif name.endswith("pool2d"):
+                    nbytes = (src_el + b * c * ((h - kh) // stride + 1) * ((w - kw) // stride + 1)) * ts
+                elif name.startswith("upsample"):
+                    nbytes = (src_el + b * c * oh * ow) * ts
+                else:
+                    ho = 1 if one_d else (h + 2 * pad - kh) // stride + 1
+                    wo = (w + 2 * pad - kw) // stride + 1
+                    nbytes = (src_el + c_out * c * kh * kw + b * c_out * ho * wo) * ts
+                sets = max(1, min(MAX_SETS, -(-ROTATE_BYTES // nbytes)))
+                shape = (b, c, w) if one_d else (b, c, h, w)
+                xs = [make(t, shape) for _ in range(sets)]
+                if name == "im2col1d":
+                    fns = [(lambda x=x: F.unfold(x.unsqueeze(2), (1, kw), padding=(0, pad), stride=(1, stride)))
+                           for x in xs]
+                    what = "F.unfold(x[:, :, None], (1, k), padding=, stride=) (allocates; (b, c*k, L))"
+                elif name == "im2col":
+                    fns = [(lambda x=x: F.unfold(x, (kh, kw), padding=pad, stride=stride)) for x in xs]
+                    what = "F.unfold(x, k, padding=, stride=) (allocates; (b, c*kh*kw, L))"
+                elif name.endswith("pool2d"):
+                    f = F.max_pool2d if name == "max_pool2d" else F.avg_pool2d
+                    fns = [(lambda x=x: f(x, (kh, kw), (stride, stride))) for x in xs]
+                    what = f"F.{name}(x, k, stride) (allocates)"
+                elif name.startswith("upsample"):
+                    mode = "nearest" if "nearest" in name else "bilinear"
+                    extra = {} if mode == "nearest" else {"align_corners": False}
+                    fns = [(lambda x=x: F.interpolate(x, size=(oh, ow), mode=mode, **extra)) for x in xs]
+                    what = f"F.interpolate(x, size=, mode='{mode}') (allocates)"
+                else:
+                    wt = make(t, (c_out, c, kw) if one_d else (c_out, c, kh, kw))
+                    f = F.conv1d if one_d else F.conv2d
+                    fns = [(lambda x=x: f(x, wt, None, stride, pad)) for x in xs]
+                    what = f"F.{name}(x, w, stride, padding) (cuDNN, benchmark mode; allocates)"
+                ms = timed_sets(fns)
+                emit(kind="row", op=name, kernel=kernel, dtype=t, layout=label, log2n=0, n=src_el, ms=ms,
+                     gbps=nbytes / (ms * 1e6), torch_op=what, buffer_sets=sets)
+            except Exception as e:  # noqa: BLE001
+                emit(kind="error", msg=f"{name} {kernel} {case[0]}: {type(e).__name__}: {e}"[:190])
+            finally:
+                xs = wt = fns = None
                 torch.cuda.synchronize()
                 torch.cuda.empty_cache()
     return 0

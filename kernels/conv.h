@@ -39,6 +39,28 @@
 
 namespace crk {
 
+/* The same for any grid that holds a thread for each group: block b takes
+ * groups [b·G, b·G + G), G = ceil(groups / blocks), with its first G
+ * threads, so consecutive lanes take consecutive groups and the work is
+ * spread over every block (not the grid's first blocks only). Holds when
+ * groups <= the grid's threads. */
+CRK_DEV bool grid_spreads(size_t groups) { return global_stride() >= groups; }
+template <class F> CRK_DEV void for_spread_groups(size_t groups, F f) {
+    const size_t g = (groups + gridDim.x - 1) / gridDim.x;
+    if (threadIdx.x >= g) return;
+    const size_t j = (size_t)blockIdx.x * g + threadIdx.x;
+    if (j < groups) f(j);
+}
+
+/* f(i) for every i < n under any grid (for_each_grid), i a uint32_t when n
+ * fits in 32 bits: a 32-bit division is a few instructions, a 64-bit one a
+ * subroutine of dozens, and index decodes are most of what the conv
+ * module's data movers execute. f takes `auto` (or both types). */
+template <class F> CRK_DEV void for_each_grid_idx(size_t n, F f) {
+    if (n <= 0xFFFFFFFFull) for_each_grid(n, [&](size_t i) { f((uint32_t)i); });
+    else for_each_grid(n, [&](size_t i) { f(i); });
+}
+
 /* An element's value as a double (exact for every dtype here). */
 CRK_DEV double f64_of(float x) { return x; }
 CRK_DEV double f64_of(double x) { return x; }
@@ -196,43 +218,109 @@ CRK_DEV void conv_transpose2d(size_t src_numel, size_t w_out, size_t h_out, size
 }
 
 /* ---------------------------------------------------- im2col, col2im */
-/* src (b, c_in, l_in); dst (b, l_out, c_in, l_k) contiguous; thread i of
- * b·l_out·c_in writes dst[i·l_k .. i·l_k + l_k). */
+/* The unfold of im2col and im2col1d: dst (b, h_out, w_out, c_in, h_k, w_k)
+ * contiguous (1-D: h_out = h_k = 1), each element the source at (y·stride
+ * + ky·dilation − padding, x·stride + kx·dilation − padding), or 0 outside
+ * it (1-D: no padding on the unit h). A cursor over dst's coordinates: one
+ * decode (I-bit divisions) a run, then a carry step an element. */
+template <class T, class I> struct Unfold {
+    I h_out, w_out, c_in, h_k, w_k;
+    size_t stride, dilation, pad_h, pad_w, h_in, w_in, s_b, s_c, s_h, s_w;
+    const T *src;
+    I b, y, x, c, ky, kx;
+    CRK_DEV void seek(I e) {
+        kx = e % w_k, e /= w_k, ky = e % h_k, e /= h_k, c = e % c_in, e /= c_in;
+        x = e % w_out, e /= w_out, y = e % h_out, b = e / h_out;
+    }
+    CRK_DEV T value() const {
+        const size_t py = (size_t)y * stride + (size_t)ky * dilation, px = (size_t)x * stride + (size_t)kx * dilation;
+        if (py < pad_h || py >= h_in + pad_h || px < pad_w || px >= w_in + pad_w) return T{};
+        return src[(size_t)b * s_b + (size_t)c * s_c + (py - pad_h) * s_h + (px - pad_w) * s_w];
+    }
+    CRK_DEV void next() {
+        if (++kx < w_k) return;
+        kx = 0;
+        if (++ky < h_k) return;
+        ky = 0;
+        if (++c < c_in) return;
+        c = 0;
+        if (++x < w_out) return;
+        x = 0;
+        if (++y < h_out) return;
+        y = 0, ++b;
+    }
+};
+
+/* dst[e0 .. e0+N) of the n elements: one wide store when whole and aligned. */
+template <int N, class T, class I> CRK_DEV void unfold_run(Unfold<T, I> &u, T *dst, size_t e0, size_t n) {
+    u.seek((I)e0);
+    if (e0 + N <= n && aligned_for<T, N>(dst + e0)) {
+        Pack<T, N> p;
+#pragma unroll
+        for (int j = 0; j < N; ++j) p.v[j] = u.value(), u.next();
+        store_pack<T, N>(dst + e0, p);
+        return;
+    }
+    for (size_t e = e0; e < e0 + N && e < n; ++e) dst[e] = u.value(), u.next();
+}
+
+/* f(s) for s < slots: a slot a thread spread over every block when the
+ * grid holds a thread a slot (Candle's launches: im2col's a thread an
+ * element, im2col1d's a thread l_k elements), else grid-stride. */
+template <class F> CRK_DEV void for_slots(size_t slots, F f) {
+    if (grid_spreads(slots)) return for_spread_groups(slots, f);
+    for (size_t s = global_id(); s < slots; s += global_stride()) f(s);
+}
+
+/* The first n elements of dst in runs of 16 bytes, a run a thread in dst's
+ * order. H200 (f16, 2x320x64x64 k3): 200 GB/s an element a thread with
+ * 64-bit decodes, 288 so. Still far from copy: a run's loads cross channels
+ * and rows (a sector a value). Column order (lanes on 32 rows' same run,
+ * loads coalesced, as map_columns) halved it: its 16-byte stores a row
+ * apart cost more than the loads it saved. A tile of the source in shared
+ * memory is what is left to try. */
+template <class T, class I> CRK_DEV void unfold(Unfold<T, I> u, T *dst, size_t n) {
+    constexpr int N = 16 / (int)sizeof(T);
+    for_slots((n + N - 1) / N, [&](size_t r) { unfold_run<N>(u, dst, r * N, n); });
+}
+
+/* Unfold's fields; I is 32-bit when dst's n elements fit. */
+template <class T>
+CRK_DEV void unfold_any(size_t n, size_t h_out, size_t w_out, size_t c_in, size_t h_k, size_t w_k, size_t stride,
+                        size_t dilation, size_t pad_h, size_t pad_w, size_t h_in, size_t w_in, const size_t *ss,
+                        size_t s_h, size_t s_w, const T *src, T *dst) {
+    if (n <= 0xFFFFFFFFull) {
+        const Unfold<T, uint32_t> u{(uint32_t)h_out, (uint32_t)w_out, (uint32_t)c_in, (uint32_t)h_k, (uint32_t)w_k,
+                                    stride, dilation, pad_h, pad_w, h_in, w_in, ss[0], ss[1], s_h, s_w, src};
+        unfold(u, dst, n);
+    } else {
+        const Unfold<T, size_t> u{h_out, w_out, c_in, h_k, w_k, stride, dilation, pad_h, pad_w,
+                                  h_in, w_in, ss[0], ss[1], s_h, s_w, src};
+        unfold(u, dst, n);
+    }
+}
+
+/* src (b, c_in, l_in); dst (b, l_out, c_in, l_k) contiguous: Candle's
+ * thread i of b·l_out·c_in (dst_numel) writes dst[i·l_k .. i·l_k + l_k);
+ * here the same elements in runs. */
 template <class T>
 CRK_DEV void im2col1d(size_t dst_numel, size_t l_out, size_t l_k, size_t stride, size_t padding, size_t dilation,
                       const size_t *info, const T *src, T *dst) {
     const size_t *sd = info, *ss = info + 3;
     const size_t c_in = sd[1], l_in = sd[2], rows = sd[0] * l_out * c_in;
-    for_each_grid(dst_numel < rows ? dst_numel : rows, [&](size_t i) {
-        const size_t c = i % c_in, l = i / c_in % l_out, b = i / c_in / l_out;
-        const T *s = src + b * ss[0] + c * ss[1];
-        T *o = dst + i * l_k;
-        for (size_t k = 0; k < l_k; ++k) {
-            const size_t p = l * stride + k * dilation;
-            o[k] = p < padding || p >= l_in + padding ? T{} : s[(p - padding) * ss[2]];
-        }
-    });
+    const size_t n = (dst_numel < rows ? dst_numel : rows) * l_k;
+    unfold_any(n, 1, l_out, c_in, 1, l_k, stride, dilation, 0, padding, 1, l_in, ss, 0, ss[2], src, dst);
 }
 
-/* src (b, c_in, h_in, w_in); dst (b, h_out, w_out, c_in, h_k, w_k), an
- * element a thread; the same stride, padding and dilation on h and w. */
+/* src (b, c_in, h_in, w_in); dst (b, h_out, w_out, c_in, h_k, w_k); the
+ * same stride, padding and dilation on h and w. */
 template <class T>
 CRK_DEV void im2col(size_t dst_numel, size_t h_out, size_t w_out, size_t h_k, size_t w_k, size_t stride,
                     size_t padding, size_t dilation, const size_t *info, const T *src, T *dst) {
     const size_t *sd = info, *ss = info + 4;
     const size_t c_in = sd[1], h_in = sd[2], w_in = sd[3], all = sd[0] * h_out * w_out * c_in * h_k * w_k;
-    for_each_grid(dst_numel < all ? dst_numel : all, [&](size_t i) {
-        size_t r = i;
-        const size_t kw = r % w_k; r /= w_k;
-        const size_t kh = r % h_k; r /= h_k;
-        const size_t c = r % c_in; r /= c_in;
-        const size_t w = r % w_out; r /= w_out;
-        const size_t h = r % h_out, b = r / h_out;
-        const size_t ph = h * stride + kh * dilation, pw = w * stride + kw * dilation;
-        dst[i] = ph < padding || ph >= h_in + padding || pw < padding || pw >= w_in + padding
-                     ? T{}
-                     : src[b * ss[0] + c * ss[1] + (ph - padding) * ss[2] + (pw - padding) * ss[3]];
-    });
+    unfold_any(dst_numel < all ? dst_numel : all, h_out, w_out, c_in, h_k, w_k, stride, dilation, padding, padding,
+               h_in, w_in, ss, ss[2], ss[3], src, dst);
 }
 
 /* src (b, l_in, c_out, k_size) contiguous, dst (b, c_out, l_out): the sum,
@@ -263,9 +351,10 @@ CRK_DEV void pool_each(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
     const size_t *sd = info, *ss = info + 4, c = sd[1], w_in = sd[2], h_in = sd[3];
     if (w_stride == 0 || h_stride == 0 || w_k > w_in || h_k > h_in) return;
     const size_t w_out = (w_in - w_k) / w_stride + 1, h_out = (h_in - h_k) / h_stride + 1;
-    for_each_grid(sd[0] * c * w_out * h_out, [&](size_t i) {
-        const size_t dh = i % h_out, dw = i / h_out % w_out, ci = i / h_out / w_out % c, b = i / h_out / w_out / c;
-        f(i, src + b * ss[0] + ci * ss[1] + w_stride * dw * ss[2] + h_stride * dh * ss[3]);
+    for_each_grid_idx(sd[0] * c * w_out * h_out, [&](auto i) { /* 32-bit decodes when dst fits */
+        using I = decltype(i);
+        const I dh = i % (I)h_out, r = i / (I)h_out, dw = r % (I)w_out, r2 = r / (I)w_out, ci = r2 % (I)c, b = r2 / (I)c;
+        f((size_t)i, src + (size_t)b * ss[0] + (size_t)ci * ss[1] + w_stride * dw * ss[2] + h_stride * dh * ss[3]);
     });
 }
 
@@ -317,12 +406,13 @@ CRK_DEV void upsample_nearest2d(size_t w_out, size_t h_out, double w_scale, doub
     const size_t *sd = info, *ss = info + 4;
     const size_t c = sd[1], w_in = sd[2], h_in = sd[3];
     if (w_in == 0 || h_in == 0) return;
-    for_each_grid(sd[0] * c * w_out * h_out, [&](size_t i) {
-        const size_t dh = i % h_out, dw = i / h_out % w_out, ci = i / h_out / w_out % c, b = i / h_out / w_out / c;
+    for_each_grid_idx(sd[0] * c * w_out * h_out, [&](auto i) {
+        using I = decltype(i);
+        const I dh = i % (I)h_out, r = i / (I)h_out, dw = r % (I)w_out, r2 = r / (I)w_out, ci = r2 % (I)c, b = r2 / (I)c;
         size_t sw = (size_t)((double)dw * w_scale), sh = (size_t)((double)dh * h_scale);
         sw = sw < w_in ? sw : w_in - 1;
         sh = sh < h_in ? sh : h_in - 1;
-        dst[i] = src[b * ss[0] + ci * ss[1] + sw * ss[2] + sh * ss[3]];
+        dst[i] = src[(size_t)b * ss[0] + (size_t)ci * ss[1] + sw * ss[2] + sh * ss[3]];
     });
 }
 
@@ -358,10 +448,11 @@ CRK_DEV void upsample_bilinear2d(size_t w_out, size_t h_out, bool align_corners,
     if (h_in == 0 || w_in == 0) return;
     const double sh = bilinear_scale(h_in, h_out, align_corners, has_scale_h, scale_h_factor),
                  sw = bilinear_scale(w_in, w_out, align_corners, has_scale_w, scale_w_factor);
-    for_each_grid(sd[0] * c * h_out * w_out, [&](size_t i) {
-        const size_t dw = i % w_out, dh = i / w_out % h_out, ci = i / w_out / h_out % c, b = i / w_out / h_out / c;
+    for_each_grid_idx(sd[0] * c * h_out * w_out, [&](auto i) {
+        using I = decltype(i);
+        const I dw = i % (I)w_out, r = i / (I)w_out, dh = r % (I)h_out, r2 = r / (I)h_out, ci = r2 % (I)c, b = r2 / (I)c;
         const Lerp1 y = bilinear_src(dh, h_in, sh, align_corners), x = bilinear_src(dw, w_in, sw, align_corners);
-        const T *s = src + b * ss[0] + ci * ss[1];
+        const T *s = src + (size_t)b * ss[0] + (size_t)ci * ss[1];
         const double v00 = f64_of(s[y.i0 * ss[2] + x.i0 * ss[3]]),
                      v01 = f64_of(s[y.i0 * ss[2] + x.i1 * ss[3]]),
                      v10 = f64_of(s[y.i1 * ss[2] + x.i0 * ss[3]]),

@@ -135,7 +135,7 @@ spawn padoff 'conv2d_u8' conv conv.h 's/if (sw < padding || sw >= w_in + padding
 # conv: the transposed convolution takes taps whose offset the stride does not divide
 spawn convtdiv 'conv_transpose1d_f32' conv conv.h 's/if (s < 0 || (uint64_t)s % stride) return -1;/if (s < 0) return -1;/'
 # conv: im2col1d zero-pads one position too few on the right (reads past the row)
-spawn im2colpad 'im2col1d_f16' conv conv.h 's/o\[k\] = p < padding || p >= l_in + padding/o[k] = p < padding || p > l_in + padding/'
+spawn im2colpad 'im2col1d_f16' conv conv.h 's/px >= w_in + pad_w) return T{};/px > w_in + pad_w) return T{};/'
 # conv: col2im1d stops one kernel tap early
 spawn col2imtap 'col2im1d_u32' conv conv.h 's/li-- > 0 \&\& k0 < k_size;/li-- > 0 \&\& k0 + 1 < k_size;/'
 # pool: max_pool2d's window walks h along dims[2] and w along dims[3] (h/w swapped)

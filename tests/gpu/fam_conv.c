@@ -195,34 +195,39 @@ static crk_status helper(suite_t *S, const crk_kernel_info *ki, const launch_pla
 }
 
 /* Uploads src (and kernel) and a poisoned output between guard zones, runs
- * the kernel under the suite's shape, and compares with want. */
+ * the kernel under the suite's shape, and compares with want. libcrk's slot
+ * then runs the raw kernel on 3 blocks of 64 (grid-stride) into the output
+ * moved one element on (a dst no wide store may take whole). */
 static int run_plan(suite_t *S, const crk_kernel_info *ki, const char *cname, const launch_plan *P, int has_kernel) {
     const crk_dtype dt = (crk_dtype)ki->dtypes[0];
-    const size_t sz = crk_dtype_size(dt), pg = GUARD;
+    const size_t sz = crk_dtype_size(dt), pg = GUARD, span = (2 * pg + P->out_el + 1) * sz;
     unsigned char *src = S->host[0], *kern = S->host[3], *got = S->host[1], *want = S->host[2];
     const unsigned char poison = poison_byte(S);
-    memset(got, poison, (2 * pg + P->out_el) * sz);
+    size_t shift = 0;
+    memset(got, poison, span);
     if (upload(S, S->dev[0], src, (P->src_off + P->src_span) * sz) ||
         (has_kernel && upload(S, S->dev[2], kern, P->k_span * sz)) ||
-        upload(S, S->dev[1], got, (2 * pg + P->out_el) * sz))
+        upload(S, S->dev[1], got, span))
         return gpu_ok(CRK_E_GPU, ki, cname), 1;
     const void *in[2] = {(const char *)S->dev[0] + P->src_off * sz, S->dev[2]};
     const raw_launch r = {NULL, 0, 0, P->work, in, (char *)S->dev[1] + pg * sz, P->sc, NULL, 0, {0, 0, 0}, P->numel};
     raw_launch odd = r; /* 3 blocks of 64: every kernel walks its outputs grid-stride */
     odd.grid_x = 3, odd.block3[0] = 64, odd.block3[1] = odd.block3[2] = 1;
+    odd.out = (char *)S->dev[1] + (pg + 1) * sz;
     crk_status st = S->shape == SHAPE_CANDLE
                         ? launch_raw_info(S, ki, &r, 1024, P->info_len ? P->info : NULL, P->info_len)
                         : helper(S, ki, P, (char *)S->dev[1] + pg * sz);
     if (st == CRK_OK && S->shape != SHAPE_CANDLE && P->out_el) { /* then the odd grid over the same output */
-        if (finish(S, st, ki, cname, got, S->dev[1], (2 * pg + P->out_el) * sz)) return 1;
+        if (finish(S, st, ki, cname, got, S->dev[1], span)) return 1;
         if (check_output(ki, cname, dt, got + pg * sz, want, NULL, P->out_el, poison)) return 1;
-        memset(got, poison, (2 * pg + P->out_el) * sz);
-        if (upload(S, S->dev[1], got, (2 * pg + P->out_el) * sz)) return gpu_ok(CRK_E_GPU, ki, cname), 1;
+        memset(got, poison, span);
+        if (upload(S, S->dev[1], got, span)) return gpu_ok(CRK_E_GPU, ki, cname), 1;
         st = launch_raw_info(S, ki, &odd, 64, P->info_len ? P->info : NULL, P->info_len);
+        shift = 1;
     }
-    if (finish(S, st, ki, cname, got, S->dev[1], (2 * pg + P->out_el) * sz)) return 1;
-    if (guard_bad(ki, cname, got, pg * sz, poison)) return 1;
-    return check_output(ki, cname, dt, got + pg * sz, want, NULL, P->out_el, poison);
+    if (finish(S, st, ki, cname, got, S->dev[1], span)) return 1;
+    if (guard_bad(ki, cname, got, (pg + shift) * sz, poison)) return 1;
+    return check_output(ki, cname, dt, got + (pg + shift) * sz, want, NULL, P->out_el, poison);
 }
 
 static void pack_info(launch_plan *P, const ref_view *a, const ref_view *b, size_t rank) {
