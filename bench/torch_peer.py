@@ -397,6 +397,12 @@ def main():
         it = itertools.cycle(fns)
         return time_call(lambda: next(it)())
 
+    def timed_row(name, kernel, t, label, n, fns, nbytes, what, sets):
+        """Times fns (one call per buffer set, rotated) and emits a fixed-shape row."""
+        ms = timed_sets(fns)
+        emit(kind="row", op=name, kernel=kernel, dtype=t, layout=label, log2n=0, n=n, ms=ms,
+             gbps=nbytes / (ms * 1e6), torch_op=what, buffer_sets=sets)
+
     tiny = 1 if args.tiny_index else 0
     for name, kernel, idt, t, family in INDEX_OPS:
         if wanted is not None and name not in wanted and kernel not in wanted:
@@ -503,9 +509,7 @@ def main():
                         return torch.cat((x1 * c2 - x2 * s2, x1 * s2 + x2 * c2), dim=-1)
                     fns = [(lambda x=x: rope(x)) for x in xs]
                     what = "eager rotate-half: cat(x1*c - x2*s, x1*s + x2*c) (several kernels)"
-                ms = timed_sets(fns)
-                emit(kind="row", op=name, kernel=kernel, dtype=t, layout=label, log2n=0, n=el, ms=ms,
-                     gbps=nbytes / (ms * 1e6), torch_op=what, buffer_sets=sets)
+                timed_row(name, kernel, t, label, el, fns, nbytes, what, sets)
             except Exception as e:  # noqa: BLE001
                 emit(kind="error", msg=f"{name} {kernel} {case[0]}: {type(e).__name__}: {e}"[:190])
             finally:
@@ -558,9 +562,7 @@ def main():
                     f = F.conv1d if one_d else F.conv2d
                     fns = [(lambda x=x: f(x, wt, None, stride, pad)) for x in xs]
                     what = f"F.{name}(x, w, stride, padding) (cuDNN, benchmark mode; allocates)"
-                ms = timed_sets(fns)
-                emit(kind="row", op=name, kernel=kernel, dtype=t, layout=label, log2n=0, n=src_el, ms=ms,
-                     gbps=nbytes / (ms * 1e6), torch_op=what, buffer_sets=sets)
+                timed_row(name, kernel, t, label, src_el, fns, nbytes, what, sets)
             except Exception as e:  # noqa: BLE001
                 emit(kind="error", msg=f"{name} {kernel} {case[0]}: {type(e).__name__}: {e}"[:190])
             finally:
