@@ -52,13 +52,18 @@ template <class F> CRK_DEV void for_spread_groups(size_t groups, F f) {
     if (j < groups) f(j);
 }
 
-/* f(i) for every i < n under any grid (for_each_grid), i a uint32_t when n
- * fits in 32 bits: a 32-bit division is a few instructions, a 64-bit one a
- * subroutine of dozens, and index decodes are most of what the conv
- * module's data movers execute. f takes `auto` (or both types). */
+/* f(I{}) with I the index type for n items: uint32_t when n fits in 32
+ * bits (a 32-bit division is a few instructions, a 64-bit one a subroutine
+ * of dozens, and index decodes are most of what the conv module's data
+ * movers execute), else size_t. f takes `auto`. */
+template <class F> CRK_DEV void with_index(size_t n, F f) {
+    if (n <= 0xFFFFFFFFull) f(uint32_t{0});
+    else f(size_t{0});
+}
+
+/* f(i) for every i < n under any grid (for_each_grid), i of with_index's type. */
 template <class F> CRK_DEV void for_each_grid_idx(size_t n, F f) {
-    if (n <= 0xFFFFFFFFull) for_each_grid(n, [&](size_t i) { f((uint32_t)i); });
-    else for_each_grid(n, [&](size_t i) { f(i); });
+    with_index(n, [&](auto z) { for_each_grid(n, [&](size_t i) { f((decltype(z))i); }); });
 }
 
 /* An element's value as a double (exact for every dtype here). */
@@ -284,20 +289,17 @@ template <class T, class I> CRK_DEV void unfold(Unfold<T, I> u, T *dst, size_t n
     for_slots((n + N - 1) / N, [&](size_t r) { unfold_run<N>(u, dst, r * N, n); });
 }
 
-/* Unfold's fields; I is 32-bit when dst's n elements fit. */
+/* Unfold's fields; I is with_index's type for dst's n elements. */
 template <class T>
 CRK_DEV void unfold_any(size_t n, size_t h_out, size_t w_out, size_t c_in, size_t h_k, size_t w_k, size_t stride,
                         size_t dilation, size_t pad_h, size_t pad_w, size_t h_in, size_t w_in, const size_t *ss,
                         size_t s_h, size_t s_w, const T *src, T *dst) {
-    if (n <= 0xFFFFFFFFull) {
-        const Unfold<T, uint32_t> u{(uint32_t)h_out, (uint32_t)w_out, (uint32_t)c_in, (uint32_t)h_k, (uint32_t)w_k,
-                                    stride, dilation, pad_h, pad_w, h_in, w_in, ss[0], ss[1], s_h, s_w, src};
+    with_index(n, [&](auto z) {
+        using I = decltype(z);
+        const Unfold<T, I> u{(I)h_out, (I)w_out, (I)c_in, (I)h_k, (I)w_k, stride, dilation, pad_h, pad_w,
+                             h_in, w_in, ss[0], ss[1], s_h, s_w, src};
         unfold(u, dst, n);
-    } else {
-        const Unfold<T, size_t> u{h_out, w_out, c_in, h_k, w_k, stride, dilation, pad_h, pad_w,
-                                  h_in, w_in, ss[0], ss[1], s_h, s_w, src};
-        unfold(u, dst, n);
-    }
+    });
 }
 
 /* src (b, c_in, l_in); dst (b, l_out, c_in, l_k) contiguous: Candle's
@@ -403,13 +405,13 @@ CRK_DEV void max_pool2d(size_t src_numel, size_t w_k, size_t h_k, size_t w_strid
  * the runs fit), the runs spread over Candle's grid, else grid-stride. */
 template <int N, class F> CRK_DEV void for_row_runs(size_t rows, size_t inner, F f) {
     const size_t per_row = (inner + N - 1) / N, runs = rows * per_row;
-    auto run = [&](auto r) {
-        using I = decltype(r);
-        const I row = r / (I)per_row, j0 = r % (I)per_row * (I)N;
-        f(row, (size_t)j0, inner - j0 < (size_t)N ? inner - j0 : (size_t)N);
-    };
-    if (runs <= 0xFFFFFFFFull) for_slots(runs, [&](size_t r) { run((uint32_t)r); });
-    else for_slots(runs, [&](size_t r) { run(r); });
+    with_index(runs, [&](auto z) {
+        using I = decltype(z);
+        for_slots(runs, [&](size_t s) {
+            const I r = (I)s, row = r / (I)per_row, j0 = r % (I)per_row * (I)N;
+            f(row, (size_t)j0, inner - j0 < (size_t)N ? inner - j0 : (size_t)N);
+        });
+    });
 }
 
 /* dst (b, c, w_out, h_out) ("w" = dims[2]); the source index of each is

@@ -22,7 +22,6 @@ static const crk_kernel_info *conv_kernel(crk_ctx *ctx, const char *name, crk_fa
     return NULL;
 }
 
-
 /* A checked view of the given rank; *numel gets its element count. */
 static crk_status view(const char *name, const char *what, const crk_layout *l, size_t rank, const char *dims,
                        size_t *numel) {

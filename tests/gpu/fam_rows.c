@@ -215,13 +215,13 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     return check_output(ki, cname, dt, got, want, xs, n, poison);
 }
 
-/* Row case i runs with layout case i (one each). */
 size_t rows_elements(const layout_case *lc, const crk_kernel_info *ki) {
     (void)ki;
     const size_t i = (size_t)(lc - CASES);
     return i < N_ROWS ? ROWS[i].rows * ROWS[i].cols : 0;
 }
 
+/* Row case i runs with layout case i (one each). */
 int rows_applies(const layout_case *lc, const crk_kernel_info *ki) {
     const size_t i = (size_t)(lc - CASES);
     if (i >= N_ROWS) return 0;

@@ -195,18 +195,18 @@ int run_sort(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     return check_indices(ki, cname, got, want, n, poison);
 }
 
-/* Sort case i runs with layout case i. The emulator runs every kernel of
- * both AMD targets, so the long rows are spread: Candle's kernels up to
- * 16385 columns (the first row crk_argsort sorts as long on AMD), the chunk
- * kernels on 16385 and 33000, the merge kernels on those (4 and 5 passes:
- * the result lands in dst from either buffer), f32 and u8 (ties: 256
- * values) on 65536, and crk_asort_merge_asc_f32 on 2^20. */
 size_t sort_elements(const layout_case *lc, const crk_kernel_info *ki) {
     (void)ki;
     const size_t i = (size_t)(lc - CASES);
     return i < N_SORTS ? SORTS[i].rows * SORTS[i].cols : 0;
 }
 
+/* Sort case i runs with layout case i. The emulator runs every kernel of
+ * both AMD targets, so the long rows are spread: Candle's kernels up to
+ * 16385 columns (the first row crk_argsort sorts as long on AMD), the chunk
+ * kernels on 16385 and 33000, the merge kernels on those (4 and 5 passes:
+ * the result lands in dst from either buffer), f32 and u8 (ties: 256
+ * values) on 65536, and crk_asort_merge_asc_f32 on 2^20. */
 int sort_applies(const layout_case *lc, const crk_kernel_info *ki) {
     const size_t i = (size_t)(lc - CASES);
     if (i >= N_SORTS) return 0;
