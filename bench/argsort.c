@@ -32,15 +32,10 @@ void argsort_describe(const op_def *op, const idx_case *c, char *buf, size_t cap
 }
 
 /* ------------------------------------------------------------ data */
-static uint64_t mix(uint64_t x) { /* splitmix64's finalizer */
-    x ^= x >> 30, x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 27, x *= 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
 /* Element e of set s: one of 2^24 values in (-8, 8], exact in f32 (few
  * ties even in the longest row; no NaN). */
 static float x_value(size_t e, int s) {
-    const uint64_t h = mix((uint64_t)e ^ (uint64_t)s << 56 ^ 0x5EED5047ULL);
+    const uint64_t h = bench_mix((uint64_t)e ^ (uint64_t)s << 56 ^ 0x5EED5047ULL);
     return (float)((double)((h >> 40) + 1) * (1.0 / 1048576.0) - 8.0);
 }
 

@@ -120,8 +120,12 @@ void prep_grid(const bench_prep *P, unsigned grid[3], unsigned block[3]); /* Can
 void fill_pool(int pool, void *p, size_t n, uint64_t seed);
 float bench_bf16_to_f32(uint16_t b);
 uint16_t bench_f32_to_bf16(float f); /* round to nearest even, finite inputs */
-float bench_f16_to_f32(uint16_t h);
 uint16_t bench_f32_to_f16(float f);  /* round to nearest even, 0 or normal in f16's range */
+uint64_t bench_mix(uint64_t x);      /* splitmix64's finalizer: data as a function of an index */
+/* Element i of buf as a double: f32, bf16, f16, else u8. */
+double bench_value(crk_dtype t, const void *buf, size_t i);
+/* Element i of buf = v, rounded to t: bf16, f16 (0 or normal values), else f32. */
+void bench_put(crk_dtype t, void *buf, size_t i, float v);
 uint64_t bench_rand(uint64_t *s);
 /* Checks the output element of logical index i (its bytes at got); 0 if right. */
 int check_one(const bench_state *S, const bench_prep *P, size_t i, const void *got, const char *who);

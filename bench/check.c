@@ -28,7 +28,30 @@ static float f16_to_f32(uint16_t h) {
     return s ? -v : v;
 }
 
-float bench_f16_to_f32(uint16_t h) { return f16_to_f32(h); }
+uint64_t bench_mix(uint64_t x) { /* splitmix64's finalizer */
+    x ^= x >> 30, x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27, x *= 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+double bench_value(crk_dtype t, const void *buf, size_t i) {
+    float f;
+    uint16_t h;
+    switch (t) {
+    case CRK_F32: return memcpy(&f, (const float *)buf + i, 4), f;
+    case CRK_BF16: return memcpy(&h, (const uint16_t *)buf + i, 2), bf16_to_f32(h);
+    case CRK_F16: return memcpy(&h, (const uint16_t *)buf + i, 2), f16_to_f32(h);
+    default: return ((const uint8_t *)buf)[i];
+    }
+}
+
+void bench_put(crk_dtype t, void *buf, size_t i, float v) {
+    uint16_t h;
+    if (t == CRK_BF16) h = bench_f32_to_bf16(v);
+    else if (t == CRK_F16) h = bench_f32_to_f16(v);
+    else return (void)memcpy((float *)buf + i, &v, 4);
+    memcpy((uint16_t *)buf + i, &h, 2);
+}
 uint16_t bench_f32_to_f16(float f) {
     const uint32_t u = bits_of_f32(f), s = (u >> 16) & 0x8000u;
     if (!(u & 0x7FFFFFFFu)) return (uint16_t)s;
@@ -83,22 +106,7 @@ static double gelu_bf16_emulated(float x) {
 
 /* Element `off` of input k (set 0's host copy) as a double. */
 static double in_val(const bench_state *S, const op_def *op, int k, size_t off) {
-    const void *h = S->host[op->pool[k]];
-    switch (bench_pool_dtype[op->pool[k]]) {
-    case CRK_F32: return ((const float *)h)[off];
-    case CRK_BF16: return bf16_to_f32(((const uint16_t *)h)[off]);
-    case CRK_F16: return f16_to_f32(((const uint16_t *)h)[off]);
-    default: return ((const uint8_t *)h)[off];
-    }
-}
-
-static double out_val(crk_dtype dt, const void *p) {
-    switch (dt) {
-    case CRK_F32: return *(const float *)p;
-    case CRK_BF16: return bf16_to_f32(*(const uint16_t *)p);
-    case CRK_F16: return f16_to_f32(*(const uint16_t *)p);
-    default: return *(const uint8_t *)p;
-    }
+    return bench_value(bench_pool_dtype[op->pool[k]], S->host[op->pool[k]], off);
 }
 
 /* Reference of an elementwise map (unary, affine, cast) at input x; sets
@@ -148,7 +156,7 @@ int check_one(const bench_state *S, const bench_prep *P, size_t i, const void *g
     case F_COPY2D: ref = in_val(S, op, 0, off[0]); break;
     default: ref = map_ref(op, in_val(S, op, 0, off[0]), &tol); break;
     }
-    const double got = out_val(op->out_dt, got_p);
+    const double got = bench_value(op->out_dt, got_p, 0);
     const int ok = tol == 0 ? got == ref : (isfinite(got) && fabs(got - ref) <= tol);
     if (!ok)
         printf("%s %s (%s, %s, n=%zu) WRONG at element %zu: got %.9g, expected %.9g%s\n", who, op->kernel,

@@ -132,29 +132,9 @@ void conv_describe(const op_def *op, const idx_case *ic, char *buf, size_t cap) 
 }
 
 /* ------------------------------------------------------------ data */
-static uint64_t mix(uint64_t x) { /* splitmix64's finalizer */
-    x ^= x >> 30, x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 27, x *= 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
-static float src_value(size_t e) { return (float)((int)(mix(e) % 17) - 8) * 0.25f; }
-static float weight_value(size_t e) { return (float)((int)(mix(e ^ 0x5eedULL << 40) % 9) - 4) * 0.125f; }
+static float src_value(size_t e) { return (float)((int)(bench_mix(e) % 17) - 8) * 0.25f; }
+static float weight_value(size_t e) { return (float)((int)(bench_mix(e ^ 0x5eedULL << 40) % 9) - 4) * 0.125f; }
 
-static void put(crk_dtype t, void *buf, size_t i, float v) {
-    if (t == CRK_BF16) ((uint16_t *)buf)[i] = bench_f32_to_bf16(v);
-    else if (t == CRK_F16) ((uint16_t *)buf)[i] = bench_f32_to_f16(v);
-    else ((float *)buf)[i] = v;
-}
-static double get(crk_dtype t, const void *p) {
-    uint16_t h;
-    if (t == CRK_F32) {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
-    }
-    memcpy(&h, p, 2);
-    return t == CRK_BF16 ? bench_bf16_to_f32(h) : bench_f16_to_f32(h);
-}
 
 static int gpu_err(const char *what) { return printf("ERROR: %s: %s\n", what, crk_last_error()), -1; }
 
@@ -165,7 +145,7 @@ static int upload(const bench_state *S, crk_dtype t, void *dev, size_t el, float
     if (!h) return printf("ERROR: out of host memory\n"), -1;
     for (size_t at = 0; at < el; at += chunk) {
         const size_t m = el - at < chunk ? el - at : chunk;
-        for (size_t k = 0; k < m; k++) put(t, h, k, fn(at + k));
+        for (size_t k = 0; k < m; k++) bench_put(t, h, k, fn(at + k));
         if (crk_memcpy_htod(S->ctx, (char *)dev + at * ts, h, m * ts) != CRK_OK) return free(h), gpu_err("htod");
     }
     free(h);
@@ -353,7 +333,7 @@ int conv_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const c
         unsigned char got[4];
         if (crk_memcpy_dtoh(S->ctx, got, (const char *)S->out[0] + idx[k] * ts, ts) != CRK_OK) return gpu_err("dtoh");
         double tol;
-        const double g = get(t, got), want = expected(P, idx[k], &tol);
+        const double g = bench_value(t, got, 0), want = expected(P, idx[k], &tol);
         if (!(fabs(g - want) <= tol)) { /* NaN fails */
             printf("%s %s (%s, %s) WRONG at element %zu: got %.9g, expected %.9g (tolerance %.3g)\n", who, P->op->kernel,
                    P->op->dtype, P->ic->label, idx[k], g, want, tol);

@@ -111,40 +111,15 @@ void index_describe(const op_def *op, const idx_case *c, char *buf, size_t cap) 
 }
 
 /* ------------------------------------------------------------ data */
-static uint64_t mix(uint64_t x) { /* splitmix64's finalizer */
-    x ^= x >> 30, x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 27, x *= 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
 static int adds(const op_def *op) { return op->family == F_INDEX_ADD || op->family == F_SCATTER_ADD; }
 
 /* Source element e: is/gather non-zero in (-8, 8] (exact in f32, rounded
  * to bf16); ia/sa integers in [-4, 4], and dst starts as integers in
  * [-4, 4] (which = 1), so every sum is exact in any order. */
 static double src_value(const op_def *op, size_t e, int which) {
-    const uint64_t h = mix((uint64_t)e * 2 + (uint64_t)which + 0x1234567ULL);
+    const uint64_t h = bench_mix((uint64_t)e * 2 + (uint64_t)which + 0x1234567ULL);
     if (adds(op)) return (double)((int)(h % 9) - 4);
     return (double)((h >> 40) + 1) * (1.0 / 1048576.0) - 8.0;
-}
-/* Its bytes in dtype t (f32 or bf16). */
-static void put_value(crk_dtype t, double v, void *p) {
-    if (t == CRK_BF16) {
-        const uint16_t b = bench_f32_to_bf16((float)v);
-        memcpy(p, &b, 2);
-    } else {
-        const float f = (float)v;
-        memcpy(p, &f, 4);
-    }
-}
-static double get_value(crk_dtype t, const void *p) {
-    if (t == CRK_BF16) {
-        uint16_t b;
-        memcpy(&b, p, 2);
-        return bench_bf16_to_f32(b);
-    }
-    float f;
-    memcpy(&f, p, 4);
-    return f;
 }
 static uint64_t get_id(crk_dtype it, const void *ids, size_t k) {
     if (crk_dtype_size(it) == 8) return (uint64_t)((const int64_t *)ids)[k];
@@ -164,7 +139,7 @@ static int upload_values(const bench_state *S, const op_def *op, crk_dtype t, vo
     if (!h) return printf("ERROR: out of host memory\n"), -1;
     for (size_t at = 0; at < el; at += chunk) {
         const size_t m = el - at < chunk ? el - at : chunk;
-        for (size_t k = 0; k < m; k++) put_value(t, src_value(op, at + k, which), h + k * ts);
+        for (size_t k = 0; k < m; k++) bench_put(t, h, k, (float)src_value(op, at + k, which));
         if (crk_memcpy_htod(S->ctx, (char *)dev + at * ts, h, m * ts) != CRK_OK)
             return free(h), printf("ERROR: htod: %s\n", crk_last_error()), -1;
     }
@@ -176,7 +151,7 @@ static int upload_values(const bench_state *S, const op_def *op, crk_dtype t, vo
  * combine: the n rows are tokens x top-k), shuffled; sa's ids have src's
  * shape, one id per src row repeated along it. */
 static int make_ids(const op_def *op, const idx_case *c, const idx_sizes *z, void *ids, uint64_t seed) {
-    uint64_t s = mix(seed) | 1;
+    uint64_t s = bench_mix(seed) | 1;
     if (!adds(op)) {
         for (size_t k = 0; k < z->ids; k++) put_id(z->it, ids, k, bench_rand(&s) % c->dim_size);
         return 0;
@@ -289,8 +264,8 @@ static double expected(const bench_state *S, const bench_prep *P, size_t o) {
     if (!adds(P->op)) { /* the element read, rounded as it was stored */
         const size_t k = row % c->n, pre = row / c->n;
         const uint64_t id = get_id(it, S->ix_ids_host, P->op->family == F_INDEX_SELECT ? k : o);
-        put_value(t, src_value(P->op, (pre * c->dim_size + id) * c->right + post, 0), b);
-        return get_value(t, b);
+        bench_put(t, b, 0, (float)src_value(P->op, (pre * c->dim_size + id) * c->right + post, 0));
+        return bench_value(t, b, 0);
     }
     const size_t r = row % c->dim_size, pre = row / c->dim_size;
     double sum = src_value(P->op, o, 1);
@@ -313,7 +288,7 @@ int index_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const 
     for (size_t k = 0; k < 64 && bad < 4; k++) {
         unsigned char got[8];
         if (crk_memcpy_dtoh(S->ctx, got, (const char *)S->out[0] + idx[k] * ts, ts) != CRK_OK) return gpu_err("dtoh");
-        const double g = get_value(t, got), want = expected(S, P, idx[k]);
+        const double g = bench_value(t, got, 0), want = expected(S, P, idx[k]);
         if (g != want) { /* exact: moved bits, or sums of small integers */
             printf("%s %s (%s, %s) WRONG at element %zu: got %.9g, expected %.9g (exact)\n", who, P->op->kernel,
                    P->op->dtype, P->ic->label, idx[k], g, want);

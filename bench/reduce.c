@@ -100,13 +100,6 @@ static float x_value(size_t r, size_t k, size_t cols, int s) {
     return (float)((double)kp / (double)p - 8.0 + (double)((r + (size_t)s) % 7) * 0.125);
 }
 static float stored(crk_dtype t, float v) { return t == CRK_BF16 ? bench_bf16_to_f32(bench_f32_to_bf16(v)) : v; }
-static void put(crk_dtype t, void *buf, size_t i, float v) {
-    if (t == CRK_BF16) ((uint16_t *)buf)[i] = bench_f32_to_bf16(v);
-    else ((float *)buf)[i] = v;
-}
-static float get(crk_dtype t, const void *buf, size_t i) {
-    return t == CRK_BF16 ? bench_bf16_to_f32(((const uint16_t *)buf)[i]) : ((const float *)buf)[i];
-}
 /* alpha, beta of column k (exact in bf16); rope's angle of (position, pair). */
 static float alpha_of(size_t k) { return 1.0f + (float)(k % 5) * 0.125f; }
 static float beta_of(size_t k) { return (float)(k % 3) * 0.25f - 0.25f; }
@@ -123,7 +116,7 @@ static int upload_x(const bench_state *S, const op_def *op, const idx_case *c, v
     for (size_t at = 0; at < rows; at += chunk) {
         const size_t m = rows - at < chunk ? rows - at : chunk;
         for (size_t r = 0; r < m; r++)
-            for (size_t k = 0; k < len; k++) put(t, h, r * len + k, x_value(at + r, k, len, s));
+            for (size_t k = 0; k < len; k++) bench_put(t, h, r * len + k, x_value(at + r, k, len, s));
         if (crk_memcpy_htod(S->ctx, (char *)dev + at * len * ts, h, m * len * ts) != CRK_OK)
             return free(h), gpu_err("htod (x)");
     }
@@ -140,8 +133,8 @@ static int upload_aux(bench_state *S, const op_def *op, const idx_case *c) {
     if (!h) return printf("ERROR: out of host memory\n"), -1;
     for (size_t i = 0; i < half; i++) {
         const double a = rope ? angle(i / (HEAD_D(c) / 2), i % (HEAD_D(c) / 2), HEAD_D(c)) : 0;
-        put(t, h, i, rope ? (float)cos(a) : alpha_of(i));
-        put(t, h, half + i, rope ? (float)sin(a) : beta_of(i));
+        bench_put(t, h, i, rope ? (float)cos(a) : alpha_of(i));
+        bench_put(t, h, half + i, rope ? (float)sin(a) : beta_of(i));
     }
     const int bad = crk_malloc(S->ctx, &S->rd_aux, 2 * half * ts) != CRK_OK ||
                     crk_memcpy_htod(S->ctx, S->rd_aux, h, 2 * half * ts) != CRK_OK;
@@ -261,7 +254,7 @@ static int check_row_map(const bench_prep *P, size_t r, const float *x, const vo
         /* f32 relative 1e-3; bf16 is computed in bf16 (softmax: x - max and
          * exp rounded to 8 bits, ~4%), or rounded once on output (norms) */
         const double rtol = bf ? (fam == F_SOFTMAX ? 0.0625 : 0.016) : 1e-3, atol = fam == F_SOFTMAX ? 1e-7 : 1e-4;
-        if (!near(get(t, y, k), want, rtol, atol)) return wrong(P, who, r, k, get(t, y, k), want);
+        if (!near(bench_value(t, y, k), want, rtol, atol)) return wrong(P, who, r, k, bench_value(t, y, k), want);
     }
     return 0;
 }
@@ -277,7 +270,7 @@ static int check_row_fast(const bench_prep *P, size_t r, const float *x, size_t 
         if (i >= n || x[i] != max) return wrong(P, who, r, i, i < n ? x[i] : NAN, max);
         return 0;
     }
-    const double got = get(in_dt(P->op), y, 0);
+    const double got = bench_value(in_dt(P->op), y, 0);
     if (strstr(P->op->kernel, "max")) return got != max ? wrong(P, who, r, 0, got, max) : 0;
     const double tol = (in_dt(P->op) == CRK_BF16 ? 1.0 / 32 : 1e-5) * abs_sum;
     return fabs(got - sum) > tol ? wrong(P, who, r, 0, got, sum) : 0;
@@ -292,8 +285,8 @@ static int check_row_rope(const bench_prep *P, size_t r, const float *x, const v
         const double c = stored(t, (float)cos(angle(pos, j, d))), s = stored(t, (float)sin(angle(pos, j, d)));
         const double w1 = x[j] * c - x[j + h] * s, w2 = x[j] * s + x[j + h] * c;
         const double tol = rtol * (fabs(x[j]) + fabs(x[j + h])) + 1e-6;
-        if (fabs(get(t, y, j) - w1) > tol) return wrong(P, who, r, j, get(t, y, j), w1);
-        if (fabs(get(t, y, j + h) - w2) > tol) return wrong(P, who, r, j + h, get(t, y, j + h), w2);
+        if (fabs(bench_value(t, y, j) - w1) > tol) return wrong(P, who, r, j, bench_value(t, y, j), w1);
+        if (fabs(bench_value(t, y, j + h) - w2) > tol) return wrong(P, who, r, j + h, bench_value(t, y, j + h), w2);
     }
     return 0;
 }
