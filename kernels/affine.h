@@ -32,7 +32,7 @@ template <class T> struct AffineOp {
 /* The scalars come after out. */
 template <class T>
 CRK_DEV void affine(size_t numel, size_t nd, const size_t *info, const T *inp, T *out, T mul, T add) {
-    run_map(numel, nd, info, inp, out, AffineOp<T>{mul, add});
+    run_map<SoftVec<T>::value>(numel, nd, info, inp, out, AffineOp<T>{mul, add});
 }
 } // namespace crk
 #endif

@@ -75,7 +75,7 @@ template <class Op, class T> struct BinApply<Op, T, true> {
 
 template <class Op, class T, class O>
 CRK_DEV void binary(size_t numel, size_t nd, const size_t *info, const T *lhs, const T *rhs, O *out) {
-    constexpr int N = VecWidth<T, O>::value;
+    constexpr int N = VecWidth<T, O>::value < SoftVec<T>::value ? VecWidth<T, O>::value : SoftVec<T>::value;
     const BinApply<Op, T> f{};
     if (all_contiguous<2>(nd, info)) {
         zip_contiguous<N>(numel, out, f, lhs, rhs);

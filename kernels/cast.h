@@ -8,7 +8,7 @@ template <class S, class D> struct CastOp {
     CRK_DEV D operator()(S x) const { return convert<D>(x); }
 };
 template <class S, class D> CRK_DEV void cast(size_t numel, size_t nd, const size_t *info, const S *inp, D *out) {
-    run_map(numel, nd, info, inp, out, CastOp<S, D>{});
+    run_map<SoftVec2<S, D>::value>(numel, nd, info, inp, out, CastOp<S, D>{});
 }
 } // namespace crk
 #endif

@@ -81,6 +81,17 @@ template <class A, class B> struct VecWidth {
     static constexpr int value = 16 / wide;
 };
 
+/* Cap on elements per thread for code that converts fp8 in software (a
+ * decode of ~6 and a SATFINITE encode of ~30 instructions an element): such
+ * kernels are ALU-bound, so 4 apiece (4-byte fp8 accesses) lose no
+ * bandwidth, and the op, inlined into every path of the kernel, appears a
+ * quarter as often (unary's compile time was two thirds fp8 at 16). */
+template <class T> struct SoftVec { static constexpr int value = 16; };
+template <> struct SoftVec<f8> { static constexpr int value = 4; };
+template <class A, class B> struct SoftVec2 {
+    static constexpr int value = SoftVec<A>::value < SoftVec<B>::value ? SoftVec<A>::value : SoftVec<B>::value;
+};
+
 /* A register array moved with the widest aligned accesses. */
 template <class T, int N> struct Pack {
     T v[N];
@@ -290,19 +301,18 @@ CRK_DEV void zip_contiguous(size_t numel, D *out, F f, const S *...in) {
 }
 
 /* Unary-shaped kernels (unary, cast, affine): Candle's in-place convention
- * reads out[] when inp is NULL. MaxN caps elements per thread for ops whose
- * registers would not fit 1024-thread blocks at the full width. */
+ * reads out[i] when inp is NULL, whatever the strides say, so in place is
+ * the contiguous map (one instance of the op's code fewer: the op is
+ * inlined into every path, and compile time grows with the copies). MaxN
+ * caps elements per thread for ops whose registers would not fit
+ * 1024-thread blocks at the full width. */
 template <int MaxN = 16, class S, class D, class F>
 CRK_DEV void run_map(size_t numel, size_t nd, const size_t *info, const S *inp, D *out, F f) {
     constexpr int N = VecWidth<S, D>::value < MaxN ? VecWidth<S, D>::value : MaxN;
-    if (all_contiguous<1>(nd, info)) {
+    if (!inp || all_contiguous<1>(nd, info))
         zip_contiguous<N>(numel, out, f, inp ? inp : (const S *)out);
-    } else if (inp) {
+    else
         map_strided<N, 1>(numel, nd, info, out, [&](size_t, Offsets<1> o) { return f(inp[o.o[0]]); });
-    } else { /* in place, upstream reads out[i] (not strided) */
-        map_strided<N, 1>(numel, nd, info, out,
-                          [&](size_t i, Offsets<1>) { return f(reinterpret_cast<const S *>(out)[i]); });
-    }
 }
 
 } // namespace crk

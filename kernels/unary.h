@@ -67,7 +67,8 @@ template <class T> struct Apply<OpCopy, T> {
 };
 
 /* Elements per thread for long libm calls (register budget, see run_map). */
-template <class Op, class T> struct MaxVec { static constexpr int value = 16; };
+template <class Op, class T> struct MaxVec { static constexpr int value = SoftVec<T>::value; };
+template <class T> struct MaxVec<OpCopy, T> { static constexpr int value = 16; }; /* fp8 too: bytes */
 template <class T> struct MaxVec<OpPowf, T> { static constexpr int value = 2; };
 /* f64 erf/normcdf/pow: ~40 64-bit constants each; one element per thread
  * keeps them in SGPRs without spills on gfx9. */

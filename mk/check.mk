@@ -39,7 +39,7 @@ UNIT_ENV = CRK_TEST_HSACO=hsaco/$(firstword $(ARCHS))/unary.hsaco CRK_TEST_HSACO
 # The emulated AMD targets (tests/emu, mk/emu.mk) run the AMD code objects.
 # The emulated runs (make check's and the mutants') skip the cases whose
 # largest tensor passes EMU_MAX_NUMEL (scripts/check.sh says why).
-EMU_MAX_NUMEL ?= 262147
+EMU_MAX_NUMEL ?= 131075
 EMU_CHECK_BINS = $(EMU_OUT)/emu-disasm $(EMU_OUT)/test_exec $(EMU_OUT)/test_rt $(EMU_OUT)/libamdhip64.so
 check: artifacts lib cli build/ref_selftest $(UNIT_BINS) $(STANDIN_HIP) build/numeric build/hello build/hello-shared build/hello-small \
   build/abi_v0_1 $(EMU_CHECK_BINS)

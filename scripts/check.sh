@@ -11,10 +11,12 @@ emu_archs=${EMU_ARCHS-gfx942 gfx1100}
 # runs one family there: it proves the tool list, which the numeric suite uses none of)
 emu_filter=(); [ -n "${EMU_NUMERIC_FILTER:-}" ] && emu_filter=(--filter "$EMU_NUMERIC_FILTER")
 # EMU_MAX_NUMEL (mk/check.mk): the emulated runs skip (and count as skipped)
-# the cases whose largest tensor passes it: 2^18+3 keeps every layout case and leaves the
-# 2^20-element rows and the 1M-element index source to the GPU run (they take
-# two thirds of the emulated time; the code paths they reach run on 32768- to
-# 65536-element rows there too). CI's 2 cores must fit the whole job in 90 min.
+# the cases whose largest tensor passes it: 2^17+3 keeps every layout case and leaves the
+# n=2^18+3 vectors, the 2^20-element rows and the 1M-element index source to
+# the GPU run (the vector path and its tail run on the 65537-element prime
+# there, the row kernels' paths on 32768- to 65536-element rows; 2^18+3 took
+# a quarter of an f32 run, the 2^20 rows two thirds of the rest). CI's 2
+# cores must fit the whole job in 90 min.
 emu_limit=(--max-numel "${EMU_MAX_NUMEL:?set by mk/check.mk}")
 passed=0 failed=0 skipped=0 comparisons=0
 full_step="numeric suite on the GPU present"  # numeric tables are shown whole: no row dropped

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "isa.h"
+#include "exec.h" /* ex_h2f, ex_d2h */
 
 /* ---- test memory: one buffer at a fixed device address ---- */
 struct emu_mem { uint64_t base; uint8_t buf[4096]; };
@@ -396,6 +397,39 @@ static void test_cvt(void)
     CHECK(vgpr[4][4] == fu(2.5f), "cvt_f32_f16(0x4100)");
     CHECK(vgpr[4][8] == fu(0x1p-24f), "cvt_f32_f16(subnormal 1)");
     CHECK(vgpr[4][5] == fu(INFINITY), "cvt_f32_f16(inf)");
+}
+
+/* ex_h2f and ex_d2h (bit arithmetic) on every f16: each finite value
+ * widens exactly (m * 2^(e-25), from the definition) and narrows back to
+ * itself; each midpoint between neighbours rounds to the even one, and a
+ * double a hair above or below it to the nearer one. */
+static void test_f16_exhaustive(void)
+{
+    int bad = 0;
+    for (uint32_t h = 0; h < 0x10000 && bad < 8; h++) {
+        const unsigned e = (h >> 10) & 31, m = h & 1023;
+        const float v = ex_h2f((uint16_t)h);
+        if (e == 31) {
+            const int ok = m ? isnan(v) : isinf(v);
+            CHECK(ok, "h2f(%04x) = %a", h, (double)v);
+            bad += !ok;
+            continue;
+        }
+        double want = e ? ldexp((double)(m | 1024), (int)e - 25) : ldexp((double)m, -24);
+        if (h >> 15)
+            want = -want;
+        const int ok = fu(v) == fu((float)want) && ex_d2h(v) == (uint16_t)h;
+        CHECK(ok, "h2f(%04x) = %a want %a, back %04x", h, (double)v, want, ex_d2h(v));
+        bad += !ok;
+        if ((h & 0x7fff) == 0x7bff) /* 65504: next is inf (the 65520 tie is test_cvt's) */
+            continue;
+        const double next = (double)ex_h2f((uint16_t)(h + 1)), mid = ((double)v + next) / 2;
+        const uint16_t even = (h & 1) ? (uint16_t)(h + 1) : (uint16_t)h;
+        const int rok = ex_d2h(mid) == even && ex_d2h(nextafter(mid, 2 * next)) == (uint16_t)(h + 1) &&
+                        ex_d2h(nextafter(mid, (double)v)) == (uint16_t)h;
+        CHECK(rok, "d2h around the midpoint of %04x and %04x", h, h + 1);
+        bad += !rok;
+    }
 }
 
 /* v_cmp_class (VOP3 into an SGPR pair and VOPC into VCC), v_cndmask with
@@ -1033,6 +1067,7 @@ int main(int argc, char **argv)
     test_fdiv32();
     test_fdiv64();
     test_cvt();
+    test_f16_exhaustive();
     test_class();
     test_exec();
     test_mem9();
