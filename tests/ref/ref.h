@@ -209,6 +209,25 @@ void ref_upsample_bilinear2d(crk_dtype dt, const void *src, const ref_view *sv, 
  * NaN, 0 if both are.  Integer dtypes: |a - b| (saturated to INT64_MAX). */
 int64_t ref_ulp_diff(crk_dtype dt, const void *a, const void *b);
 
+/* ------------------------------------------- GGML quantized blocks (§4.18) */
+/* Weight and activation block types, GGML's block layouts (QK_K = 256). */
+typedef enum {
+    REF_Q4_0, REF_Q4_1, REF_Q5_0, REF_Q5_1, REF_Q8_0, REF_Q8_1,
+    REF_Q2_K, REF_Q3_K, REF_Q4_K, REF_Q5_K, REF_Q6_K, REF_Q8_K, REF_GGML_COUNT
+} ref_ggml_type;
+const char *ref_ggml_name(ref_ggml_type t);       /* "q4_0" ... "q8_K"; "?" if invalid */
+size_t ref_ggml_block_values(ref_ggml_type t);    /* 32 or 256; 0 if invalid          */
+size_t ref_ggml_block_bytes(ref_ggml_type t);     /* 18 ... 292; 0 if invalid         */
+/* nblocks blocks of t at src -> f32 y (block_values each), the f32 values
+ * of the dequantize_block_* kernels (ref_ggml.c: which products are fused);
+ * the _f16 kernels round these once (ref_f32_to_f16). -1 for a bad type. */
+int ref_ggml_dequantize(ref_ggml_type t, const void *src, size_t nblocks, float *y);
+/* quantize_q8_1 of one row: kx values, zero up to kx_padded (a multiple of
+ * 32), kx_padded/32 blocks of 36 bytes: d = max|x|/127 and Σx (of the
+ * unquantized values, xor-butterfly order) as f16, q = roundf(x/d) (0 if
+ * max|x| = 0). */
+void ref_quantize_q8_1(const float *x, size_t kx, size_t kx_padded, void *vy);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1095,6 +1095,176 @@ static void test_conv(void)
     CHECK(col[0] == 0 && col[1] == 7 && col[2] == 8 && col[6] == 8 && col[7] == 9 && col[8] == 0, "im2col1d padding");
 }
 
+/* GGML blocks: packed here the way GGML's quantizers lay them out (their
+ * loops, not ref_ggml.c's unpacking), from chosen integer quants, scales
+ * and mins with d, dmin = odd·2^-10 so that every value is exact in f32 and
+ * the expected d·sc·q − dmin·mn needs no rounding. */
+static void put_half(uint8_t *p, float v) { const uint16_t h = ref_f32_to_f16(v); p[0] = (uint8_t)h, p[1] = (uint8_t)(h >> 8); }
+static float dyadic(void) { return (float)(int)(rnd32() % 31 + 1) * (rnd32() & 1 ? -1.0f : 1.0f) / 1024.0f; }
+static int irand(int lo, int hi) { return lo + (int)(rnd32() % (uint32_t)(hi - lo + 1)); }
+
+static void pack_legacy(ref_ggml_type t, uint8_t *b, float *want) {
+    const float d = dyadic(), m = dyadic();
+    int q[32];
+    put_half(b, d);
+    switch (t) {
+    case REF_Q4_0: case REF_Q4_1:
+        for (int j = 0; j < 32; j++) q[j] = irand(0, 15);
+        if (t == REF_Q4_1) put_half(b + 2, m);
+        for (int j = 0; j < 16; j++) b[(t == REF_Q4_1 ? 4 : 2) + j] = (uint8_t)(q[j] | q[j + 16] << 4);
+        for (int j = 0; j < 32; j++) want[j] = t == REF_Q4_0 ? d * (float)(q[j] - 8) : d * (float)q[j] + m;
+        return;
+    case REF_Q5_0: case REF_Q5_1: {
+        const int o = t == REF_Q5_1 ? 4 : 2;
+        uint32_t qh = 0;
+        if (t == REF_Q5_1) put_half(b + 2, m);
+        for (int j = 0; j < 32; j++) q[j] = irand(0, 31), qh |= (uint32_t)(q[j] >> 4) << j;
+        for (int k = 0; k < 4; k++) b[o + k] = (uint8_t)(qh >> (8 * k));
+        for (int j = 0; j < 16; j++) b[o + 4 + j] = (uint8_t)((q[j] & 15) | (q[j + 16] & 15) << 4);
+        for (int j = 0; j < 32; j++) want[j] = t == REF_Q5_0 ? d * (float)(q[j] - 16) : d * (float)q[j] + m;
+        return;
+    }
+    default: { /* q8_0, q8_1 (ds: d and any sum) */
+        const int o = t == REF_Q8_1 ? 4 : 2;
+        if (t == REF_Q8_1) put_half(b + 2, m);
+        for (int j = 0; j < 32; j++) q[j] = irand(-128, 127), b[o + j] = (uint8_t)(int8_t)q[j], want[j] = d * (float)q[j];
+        return;
+    }
+    }
+}
+
+static void pack_k(ref_ggml_type t, uint8_t *b, float *want) {
+    const float d = dyadic(), dmin = dyadic();
+    int L[256], sc[16], mn[16];
+    switch (t) {
+    case REF_Q2_K: /* scales[16] = sc | mn << 4; qs[j/4 + l] = 4 values 32 apart */
+        for (int j = 0; j < 16; j++) sc[j] = irand(0, 15), mn[j] = irand(0, 15), b[j] = (uint8_t)(sc[j] | mn[j] << 4);
+        for (int i = 0; i < 256; i++) L[i] = irand(0, 3), want[i] = d * (float)sc[i / 16] * (float)L[i] - dmin * (float)mn[i / 16];
+        for (int j = 0; j < 256; j += 128)
+            for (int l = 0; l < 32; l++)
+                b[16 + j / 4 + l] = (uint8_t)(L[j + l] | L[j + l + 32] << 2 | L[j + l + 64] << 4 | L[j + l + 96] << 6);
+        put_half(b + 80, d), put_half(b + 82, dmin);
+        return;
+    case REF_Q3_K: { /* L = q + 4 in 0..7: bit 2 into hmask (byte j % 32, bit j / 32), the rest into qs */
+        memset(b, 0, 110);
+        for (int j = 0; j < 16; j++) {
+            sc[j] = irand(0, 63);
+            if (j < 8) b[96 + j] = (uint8_t)(sc[j] & 0xF);
+            else b[96 + j - 8] |= (uint8_t)((sc[j] & 0xF) << 4);
+            b[96 + 8 + j % 4] |= (uint8_t)((sc[j] >> 4) << (2 * (j / 4)));
+        }
+        for (int i = 0; i < 256; i++) {
+            L[i] = irand(0, 7), want[i] = d * (float)(sc[i / 16] - 32) * (float)(L[i] - 4);
+            if (L[i] > 3) b[i % 32] |= (uint8_t)(1u << (i / 32)), L[i] -= 4;
+        }
+        for (int j = 0; j < 256; j += 128)
+            for (int l = 0; l < 32; l++)
+                b[32 + j / 4 + l] = (uint8_t)(L[j + l] | L[j + l + 32] << 2 | L[j + l + 64] << 4 | L[j + l + 96] << 6);
+        put_half(b + 108, d);
+        return;
+    }
+    case REF_Q4_K: case REF_Q5_K: { /* 8 six-bit scales and mins in scales[12] */
+        const int five = t == REF_Q5_K;
+        uint8_t *s = b + 4, *qh = b + 16, *ql = b + (five ? 48 : 16);
+        memset(b, 0, five ? 176 : 144);
+        put_half(b, d), put_half(b + 2, dmin);
+        for (int j = 0; j < 8; j++) {
+            sc[j] = irand(0, 63), mn[j] = irand(0, 63);
+            if (j < 4) {
+                s[j] = (uint8_t)sc[j], s[j + 4] = (uint8_t)mn[j];
+            } else {
+                s[j + 4] = (uint8_t)((sc[j] & 0xF) | (mn[j] & 0xF) << 4);
+                s[j - 4] |= (uint8_t)((sc[j] >> 4) << 6);
+                s[j] |= (uint8_t)((mn[j] >> 4) << 6);
+            }
+        }
+        for (int i = 0; i < 256; i++)
+            L[i] = irand(0, five ? 31 : 15), want[i] = d * (float)sc[i / 32] * (float)L[i] - dmin * (float)mn[i / 32];
+        uint8_t m1 = 1, m2 = 2;
+        for (int n = 0; n < 256; n += 64, ql += 32, m1 = (uint8_t)(m1 << 2), m2 = (uint8_t)(m2 << 2))
+            for (int j = 0; j < 32; j++) {
+                int l1 = L[n + j], l2 = L[n + j + 32];
+                if (l1 > 15) l1 -= 16, qh[j] |= m1;
+                if (l2 > 15) l2 -= 16, qh[j] |= m2;
+                ql[j] = (uint8_t)(l1 | l2 << 4);
+            }
+        return;
+    }
+    case REF_Q6_K: { /* L = q + 32 in 0..63, int8 scales per 16 */
+        uint8_t *ql = b, *qh = b + 128;
+        for (int j = 0; j < 16; j++) sc[j] = irand(-128, 127), b[192 + j] = (uint8_t)(int8_t)sc[j];
+        for (int i = 0; i < 256; i++) L[i] = irand(0, 63), want[i] = d * (float)sc[i / 16] * (float)(L[i] - 32);
+        for (int j = 0; j < 256; j += 128, ql += 64, qh += 32)
+            for (int l = 0; l < 32; l++) {
+                ql[l] = (uint8_t)((L[j + l] & 0xF) | (L[j + l + 64] & 0xF) << 4);
+                ql[l + 32] = (uint8_t)((L[j + l + 32] & 0xF) | (L[j + l + 96] & 0xF) << 4);
+                qh[l] = (uint8_t)(L[j + l] >> 4 | (L[j + l + 32] >> 4) << 2 | (L[j + l + 64] >> 4) << 4 | (L[j + l + 96] >> 4) << 6);
+            }
+        put_half(b + 208, d);
+        return;
+    }
+    default: /* q8_K: f32 d, int8 qs, bsums (not read) */
+        memcpy(b, &d, 4);
+        for (int i = 0; i < 256; i++) L[i] = irand(-128, 127), b[4 + i] = (uint8_t)(int8_t)L[i], want[i] = d * (float)L[i];
+        memset(b + 260, 0xA5, 32);
+        return;
+    }
+}
+
+static void test_ggml(void)
+{
+    static const unsigned bytes[REF_GGML_COUNT] = {18, 20, 22, 24, 34, 36, 84, 110, 144, 176, 210, 292};
+    for (int t = 0; t < REF_GGML_COUNT; t++) {
+        const size_t nv = ref_ggml_block_values((ref_ggml_type)t), nb = ref_ggml_block_bytes((ref_ggml_type)t);
+        CHECK(nb == bytes[t] && nv == (t < REF_Q2_K ? 32u : 256u), "%s: %zu bytes, %zu values", ref_ggml_name((ref_ggml_type)t), nb, nv);
+        for (int rep = 0; rep < 50; rep++) {
+            uint8_t blk[3 * 292], copy[3 * 292];
+            float want[3][256], got[3 * 256];
+            for (int k = 0; k < 3; k++) /* three blocks in a row: each reads its own bytes */
+                (t < REF_Q2_K ? pack_legacy : pack_k)((ref_ggml_type)t, blk + k * nb, want[k]);
+            memcpy(copy, blk, 3 * nb);
+            ref_ggml_dequantize((ref_ggml_type)t, blk, 3, got);
+            int bad = 0;
+            for (int k = 0; k < 3; k++)
+                for (size_t i = 0; i < nv; i++)
+                    if (bits_from_f(got[k * nv + i]) != bits_from_f(want[k][i]) && !bad++)
+                        CHECK(0, "%s block %d value %zu: got %a want %a", ref_ggml_name((ref_ggml_type)t), k, i,
+                              (double)got[k * nv + i], (double)want[k][i]);
+            CHECK(!bad, "%s: %d wrong values", ref_ggml_name((ref_ggml_type)t), bad);
+            CHECK(!memcmp(blk, copy, 3 * nb), "%s: the source was written", ref_ggml_name((ref_ggml_type)t));
+        }
+    }
+    CHECK(ref_ggml_dequantize(REF_GGML_COUNT, NULL, 0, NULL) == -1, "bad type");
+
+    /* q8_1: integers with max 127 quantize to themselves (d = 1, exact sum);
+     * random rows to within d/2, zero padding, an all-zero block */
+    float x[96];
+    uint8_t y[3 * 36];
+    for (int i = 0; i < 96; i++) x[i] = (float)irand(-127, 127);
+    x[5] = 127, x[40] = -127, x[70] = 127;
+    ref_quantize_q8_1(x, 96, 96, y);
+    for (int b = 0; b < 3; b++) {
+        float sum = 0;
+        for (int l = 0; l < 32; l++) sum += x[32 * b + l];
+        CHECK(ref_f16_to_f32((uint16_t)(y[36 * b] | y[36 * b + 1] << 8)) == 1.0f, "q8_1 d of block %d", b);
+        CHECK(ref_f16_to_f32((uint16_t)(y[36 * b + 2] | y[36 * b + 3] << 8)) == ref_f16_to_f32(ref_f32_to_f16(sum)), "q8_1 sum of block %d", b);
+        for (int l = 0; l < 32; l++) CHECK((int8_t)y[36 * b + 4 + l] == (int)x[32 * b + l], "q8_1 q[%d][%d]", b, l);
+    }
+    for (int i = 0; i < 96; i++) x[i] = f_from_bits(rnd32() & 0xBFFFFFFF) / 1e30f; /* |x| < 2^128/1e30, sign random */
+    ref_quantize_q8_1(x, 50, 96, y); /* values 50.. are padding: zero */
+    for (int b = 0; b < 3; b++) {
+        const float d = ref_f16_to_f32((uint16_t)(y[36 * b] | y[36 * b + 1] << 8));
+        float amax = 0;
+        for (int l = 0; l < 32 && 32 * b + l < 50; l++) amax = fmaxf(amax, fabsf(x[32 * b + l]));
+        CHECK(d == ref_f16_to_f32(ref_f32_to_f16(amax / 127)), "q8_1 d of random block %d", b);
+        for (int l = 0; l < 32; l++) {
+            const float v = 32 * b + l < 50 ? x[32 * b + l] : 0.0f, dd = amax / 127;
+            const int q = (int8_t)y[36 * b + 4 + l];
+            CHECK(amax == 0 ? q == 0 : fabsf(v - dd * (float)q) <= dd * 0.5f * (1 + 1e-6f), "q8_1 random q[%d][%d] = %d for %a", b, l, q, (double)v);
+        }
+    }
+}
+
 int main(void)
 {
     static const struct { const char *name; void (*fn)(void); } tests[] = {
@@ -1105,6 +1275,7 @@ int main(void)
         {"affine", test_affine},           {"where_ulp", test_where_ulp},
         {"binary", test_binary},           {"indexing", test_indexing},
         {"sort", test_sort},               {"conv", test_conv},
+        {"ggml", test_ggml},
     };
     build_tables();
     int passed = 0, failed = 0;

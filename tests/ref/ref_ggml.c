@@ -1,0 +1,175 @@
+/* ref_ggml.c — GGML quantized blocks (fact sheet §4.18): dequantization of
+ * every weight type and the q8_1 activation quantizer, written from the
+ * block formats. Each block is read byte by byte (little-endian halves), so
+ * the reference does not depend on struct packing.
+ *
+ * Arithmetic: the dequantize kernels' f32 expressions, with their one
+ * contraction spelled out: a "scale·q − min" or "d·q + m" form is one fmaf
+ * (nvcc contracts it; ours write fmaf), a product of three is left to right.
+ * q4_0/q5_0 as d·(q − 8), d·(q − 16): the same value as upstream's
+ * fmaf(d, q, −8·d) (q − 8 is exact and −8·d too, so both round d·(q − 8)
+ * once). */
+#include <math.h>
+#include <string.h>
+#include "ref.h"
+
+static const struct {
+    const char *name;
+    unsigned values, bytes;
+} TYPES[REF_GGML_COUNT] = {
+    [REF_Q4_0] = {"q4_0", 32, 18},  [REF_Q4_1] = {"q4_1", 32, 20},  [REF_Q5_0] = {"q5_0", 32, 22},
+    [REF_Q5_1] = {"q5_1", 32, 24},  [REF_Q8_0] = {"q8_0", 32, 34},  [REF_Q8_1] = {"q8_1", 32, 36},
+    [REF_Q2_K] = {"q2_K", 256, 84}, [REF_Q3_K] = {"q3_K", 256, 110}, [REF_Q4_K] = {"q4_K", 256, 144},
+    [REF_Q5_K] = {"q5_K", 256, 176}, [REF_Q6_K] = {"q6_K", 256, 210}, [REF_Q8_K] = {"q8_K", 256, 292},
+};
+
+const char *ref_ggml_name(ref_ggml_type t) { return (unsigned)t < REF_GGML_COUNT ? TYPES[t].name : "?"; }
+size_t ref_ggml_block_values(ref_ggml_type t) { return (unsigned)t < REF_GGML_COUNT ? TYPES[t].values : 0; }
+size_t ref_ggml_block_bytes(ref_ggml_type t) { return (unsigned)t < REF_GGML_COUNT ? TYPES[t].bytes : 0; }
+
+static float half_at(const uint8_t *p) { return ref_f16_to_f32((uint16_t)(p[0] | p[1] << 8)); }
+
+/* q4_K/q5_K: 6-bit scale and min of sub-block j (0..7) from scales[12] */
+static void scale_min_k4(int j, const uint8_t *q, unsigned *sc, unsigned *mn) {
+    if (j < 4) {
+        *sc = q[j] & 63, *mn = q[j + 4] & 63;
+    } else {
+        *sc = (q[j + 4] & 0xF) | (q[j - 4] >> 6) << 4;
+        *mn = (q[j + 4] >> 4) | (q[j] >> 6) << 4;
+    }
+}
+
+/* q3_K: the 16 6-bit scales (minus 32) from scales[12]: low 4 bits in
+ * bytes 0-7 (scale j's in byte j % 8, nibble j / 8), high 2 bits in bytes
+ * 8-11 (scale j's in byte 8 + j % 4, bits 2·(j / 4)). */
+static int scale_k3(int j, const uint8_t *s) {
+    const unsigned lo = (s[j % 8] >> (4 * (j / 8))) & 0xF, hi = (s[8 + j % 4] >> (2 * (j / 4))) & 3;
+    return (int)(lo | hi << 4) - 32;
+}
+
+static void block_legacy(ref_ggml_type t, const uint8_t *b, float *y) {
+    const float d = half_at(b);
+    switch (t) {
+    case REF_Q4_0:
+        for (int j = 0; j < 16; j++) {
+            y[j] = d * (float)((b[2 + j] & 0xF) - 8);
+            y[j + 16] = d * (float)((b[2 + j] >> 4) - 8);
+        }
+        return;
+    case REF_Q4_1: {
+        const float m = half_at(b + 2);
+        for (int j = 0; j < 16; j++) {
+            y[j] = fmaf(d, (float)(b[4 + j] & 0xF), m);
+            y[j + 16] = fmaf(d, (float)(b[4 + j] >> 4), m);
+        }
+        return;
+    }
+    case REF_Q5_0: case REF_Q5_1: {
+        const int has_m = t == REF_Q5_1, o = has_m ? 4 : 2;
+        const float m = has_m ? half_at(b + 2) : 0.0f;
+        const uint32_t qh = (uint32_t)b[o] | (uint32_t)b[o + 1] << 8 | (uint32_t)b[o + 2] << 16 | (uint32_t)b[o + 3] << 24;
+        const uint8_t *qs = b + o + 4;
+        for (int j = 0; j < 16; j++) { /* bit j of qh is value j's fifth bit, bit j + 16 value j + 16's */
+            const int q0 = (qs[j] & 0xF) | ((qh >> j) & 1) << 4, q1 = (qs[j] >> 4) | ((qh >> (j + 16)) & 1) << 4;
+            y[j] = has_m ? fmaf(d, (float)q0, m) : d * (float)(q0 - 16);
+            y[j + 16] = has_m ? fmaf(d, (float)q1, m) : d * (float)(q1 - 16);
+        }
+        return;
+    }
+    case REF_Q8_0: case REF_Q8_1: {
+        const uint8_t *qs = b + (t == REF_Q8_0 ? 2 : 4);
+        for (int j = 0; j < 32; j++) y[j] = d * (float)(int8_t)qs[j];
+        return;
+    }
+    default: return;
+    }
+}
+
+static void block_k(ref_ggml_type t, const uint8_t *b, float *y) {
+    switch (t) {
+    case REF_Q2_K: { /* scales[16] qs[64] d dmin: 16 sub-blocks of 16, 2-bit q */
+        const uint8_t *sc = b, *qs = b + 16;
+        const float d = half_at(b + 80), dmin = half_at(b + 82);
+        for (int i = 0; i < 256; i++) {
+            const int half = i / 128, shift = 2 * ((i % 128) / 32), l = i % 32, s = i / 16;
+            const unsigned q = (qs[32 * half + l] >> shift) & 3;
+            y[i] = fmaf(d * (float)(sc[s] & 0xF), (float)q, -(dmin * (float)(sc[s] >> 4)));
+        }
+        return;
+    }
+    case REF_Q3_K: { /* hmask[32] qs[64] scales[12] d: value = q2 − (hmask bit ? 0 : 4) */
+        const uint8_t *hm = b, *qs = b + 32, *sc = b + 96;
+        const float d = half_at(b + 108);
+        for (int i = 0; i < 256; i++) {
+            const int half = i / 128, shift = 2 * ((i % 128) / 32), l = i % 32;
+            const int q = (int)((qs[32 * half + l] >> shift) & 3) - ((hm[l] >> (4 * half + shift / 2)) & 1 ? 0 : 4);
+            y[i] = d * (float)scale_k3(i / 16, sc) * (float)q;
+        }
+        return;
+    }
+    case REF_Q4_K: case REF_Q5_K: { /* d dmin scales[12] (qh[32]) qs[128]: 8 sub-blocks of 32 */
+        const int five = t == REF_Q5_K;
+        const float d = half_at(b), dmin = half_at(b + 2);
+        const uint8_t *sc = b + 4, *qh = b + 16, *qs = b + (five ? 48 : 16);
+        for (int i = 0; i < 256; i++) {
+            const int s = i / 32, l = i % 32; /* sub-block s: low nibbles of chunk s/2 when even */
+            unsigned scale, mn;
+            scale_min_k4(s, sc, &scale, &mn);
+            unsigned q = (qs[32 * (s / 2) + l] >> (4 * (s % 2))) & 0xF;
+            if (five) q |= ((qh[l] >> s) & 1) << 4;
+            y[i] = fmaf(d * (float)scale, (float)q, -(dmin * (float)mn));
+        }
+        return;
+    }
+    case REF_Q6_K: { /* ql[128] qh[64] scales[16] (int8) d: 6-bit q − 32 */
+        const uint8_t *ql = b, *qh = b + 128;
+        const int8_t *sc = (const int8_t *)(b + 192);
+        const float d = half_at(b + 208);
+        for (int i = 0; i < 256; i++) {
+            const int half = i / 128, quarter = (i % 128) / 32, l = i % 32;
+            const unsigned lo = (ql[64 * half + 32 * (quarter % 2) + l] >> (4 * (quarter / 2))) & 0xF;
+            const unsigned hi = (qh[32 * half + l] >> (2 * quarter)) & 3;
+            y[i] = d * (float)sc[i / 16] * (float)((int)(lo | hi << 4) - 32);
+        }
+        return;
+    }
+    case REF_Q8_K: { /* f32 d, int8 qs[256], int16 bsums[16] (unused here) */
+        float d;
+        memcpy(&d, b, 4); /* little-endian host */
+        for (int i = 0; i < 256; i++) y[i] = d * (float)(int8_t)b[4 + i];
+        return;
+    }
+    default: return;
+    }
+}
+
+int ref_ggml_dequantize(ref_ggml_type t, const void *src, size_t nblocks, float *y) {
+    if ((unsigned)t >= REF_GGML_COUNT) return -1;
+    const uint8_t *b = src;
+    for (size_t k = 0; k < nblocks; k++, b += TYPES[t].bytes, y += TYPES[t].values)
+        TYPES[t].values == 32 ? block_legacy(t, b, y) : block_k(t, b, y);
+    return 0;
+}
+
+/* quantize_q8_1: one 32-lane group a block; Σx and max|x| by xor
+ * butterflies (every lane ends with the same value: a+b = b+a). */
+void ref_quantize_q8_1(const float *x, size_t kx, size_t kx_padded, void *vy) {
+    uint8_t *out = vy;
+    for (size_t ib = 0; ib < kx_padded / 32; ib++, out += 36) {
+        float v[32], s[32], a[32];
+        for (int l = 0; l < 32; l++) {
+            const size_t ix = ib * 32 + (size_t)l;
+            v[l] = ix < kx ? x[ix] : 0.0f;
+            s[l] = v[l], a[l] = fabsf(v[l]);
+        }
+        for (int m = 16; m >= 1; m /= 2) {
+            float s2[32], a2[32];
+            for (int l = 0; l < 32; l++) s2[l] = s[l] + s[l ^ m], a2[l] = fmaxf(a[l], a[l ^ m]);
+            memcpy(s, s2, sizeof s), memcpy(a, a2, sizeof a);
+        }
+        const float amax = a[0], d = amax / 127;
+        for (int l = 0; l < 32; l++) out[4 + l] = (uint8_t)(int8_t)(amax == 0.0f ? 0 : (int)roundf(v[l] / d));
+        const uint16_t hd = ref_f32_to_f16(d), hs = ref_f32_to_f16(s[0]);
+        out[0] = (uint8_t)hd, out[1] = (uint8_t)(hd >> 8), out[2] = (uint8_t)hs, out[3] = (uint8_t)(hs >> 8);
+    }
+}
