@@ -20,10 +20,11 @@ bench: build/bench
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) $(DEVICE_LINK) -o $@
 
 # Candle's sm_90 cubins (shared/peers/README.md), the modules the bench's ops
-# live in (about 4.8 MB), staged where .device/bench looks by default. Not
-# part of the product; skipped when the folder is absent.
+# and the parity runs use (about 6.5 MB; quantized: ggml_parity), staged where
+# .device/bench looks by default. Not part of the product; skipped when the
+# folder is absent.
 CANDLE_PEER_DIR ?= ../shared/peers/candle-0.11-sm90
-CANDLE_PEER_CUBINS := $(patsubst %,.device/peers/candle-0.11-sm90/%.cubin,unary affine cast ternary binary fill indexing sort reduce conv)
+CANDLE_PEER_CUBINS := $(patsubst %,.device/peers/candle-0.11-sm90/%.cubin,unary affine cast ternary binary fill indexing sort reduce conv quantized)
 .device/peers/candle-0.11-sm90/%.cubin: $(CANDLE_PEER_DIR)/%.cubin
 	@mkdir -p $(@D)
 	$(Q)install -m 644 $< $@

@@ -15,9 +15,11 @@ build/gen/embedded-nvidia.S: scripts/embed.sh $(NV_FATBINS)
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(DEVICE_LINK) -o $@
 .device/hello: examples/hello.c .device/libcrk.so
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< $(DEVICE_LINK) -o $@
+.device/ggml_parity: tests/device/ggml_parity.c $(REF_LIB_SRCS) .device/libcrk.so $(wildcard tests/ref/*.h)
+	$(Q)$(CC) $(TEST_CFLAGS) $< $(REF_LIB_SRCS) $(DEVICE_LINK) -o $@
 .device/threads: tests/device/threads.c .device/libcrk.so
 	$(Q)$(CC) $(WARN) $(CFLAGS) -Iinclude $< $(DEVICE_LINK) -lpthread -lm -o $@
-device-stage: .device/numeric .device/overhead .device/hello .device/threads
+device-stage: .device/numeric .device/overhead .device/hello .device/threads .device/ggml_parity
 	$(Q)du -sh .device
 # The NVIDIA libcrk outgrew the 64 MiB the device tool carries (reduce's
 # fatbin, sm_80 + sm_90): carry .device/pack.tgz alone (all of .device/, a

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # device_run.sh PARTS... — run on the lent NVIDIA GPU from the repository root,
 # with .device/ carried (make device-stage), or .device/pack.tgz (make device-pack). PARTS: hello overhead numeric
-# memcheck threads mutants bench parity (mutants: with build/gen carried too, the
+# memcheck threads ggml mutants bench parity (mutants: with build/gen carried too, the
 # mutated kernels are built there with nvcc, MUTANT_JOBS at once). Logs and JSON go to $OUT (the device tool brings them back).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -19,6 +19,7 @@ for part in "$@"; do
     memcheck) timeout ${MEMCHECK_TIMEOUT:-200} compute-sanitizer --tool memcheck --print-limit 20 ./numeric --seed "$seed" --no-huge  \
                 > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; grep -E 'ERROR SUMMARY|FAIL|numeric:' "$OUT/memcheck.log" | tail -5 ;;
     threads) ./threads --threads 16 --iterations 20 | tee "$OUT/threads.txt" ;;
+    ggml) ./ggml_parity | tee "$OUT/ggml_parity.txt" ;; # tests/ref's GGML blocks against Candle's quantized.cubin
     mutants) # deliberately broken builds (scripts/mutants.sh): each must fail
       [ -d mutants ] || MUTANT_JOBS=${MUTANT_JOBS:-14} ../scripts/mutants.sh mutants nvidia > "$OUT/mutants-build.log" 2>&1 \
         || { echo "mutants: build failed"; tail -20 "$OUT/mutants-build.log"; }

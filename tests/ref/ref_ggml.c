@@ -6,9 +6,9 @@
  * Arithmetic: the dequantize kernels' f32 expressions, with their one
  * contraction spelled out: a "scale·q − min" or "d·q + m" form is one fmaf
  * (nvcc contracts it; ours write fmaf), a product of three is left to right.
- * q4_0/q5_0 as d·(q − 8), d·(q − 16): the same value as upstream's
- * fmaf(d, q, −8·d) (q − 8 is exact and −8·d too, so both round d·(q − 8)
- * once). */
+ * q4_0 as upstream's fmaf(d, q, −8·d): the value of d·(q − 8), but +0 where
+ * q = 8 and d < 0 (x + −x is +0), which d·(q − 8) gives as −0 (Candle's
+ * cubin, tests/device/ggml_parity.c); q5_0 is (q − 16)·d there. */
 #include <math.h>
 #include <string.h>
 #include "ref.h"
@@ -52,8 +52,8 @@ static void block_legacy(ref_ggml_type t, const uint8_t *b, float *y) {
     switch (t) {
     case REF_Q4_0:
         for (int j = 0; j < 16; j++) {
-            y[j] = d * (float)((b[2 + j] & 0xF) - 8);
-            y[j + 16] = d * (float)((b[2 + j] >> 4) - 8);
+            y[j] = fmaf(d, (float)(b[2 + j] & 0xF), -8 * d);
+            y[j + 16] = fmaf(d, (float)(b[2 + j] >> 4), -8 * d);
         }
         return;
     case REF_Q4_1: {

@@ -1112,7 +1112,7 @@ static void pack_legacy(ref_ggml_type t, uint8_t *b, float *want) {
         for (int j = 0; j < 32; j++) q[j] = irand(0, 15);
         if (t == REF_Q4_1) put_half(b + 2, m);
         for (int j = 0; j < 16; j++) b[(t == REF_Q4_1 ? 4 : 2) + j] = (uint8_t)(q[j] | q[j + 16] << 4);
-        for (int j = 0; j < 32; j++) want[j] = t == REF_Q4_0 ? d * (float)(q[j] - 8) : d * (float)q[j] + m;
+        for (int j = 0; j < 32; j++) want[j] = t == REF_Q4_0 ? d * (float)(q[j] - 8) + 0.0f /* +0 at q = 8 */ : d * (float)q[j] + m;
         return;
     case REF_Q5_0: case REF_Q5_1: {
         const int o = t == REF_Q5_1 ? 4 : 2;
