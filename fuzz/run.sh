@@ -19,12 +19,29 @@ TARGETS="elf msgpack bundle nv layout select"
 # cubin needed 256 KiB) are reachable; a process above RSS_MB is a finding.
 MAX_LEN=${FUZZ_MAX_LEN:-4194304}
 RSS_MB=${FUZZ_RSS_MB:-1024}
+# Targets build and run FUZZ_JOBS at a time (default: one per core), each
+# for the whole DURATION_S on its own core (CI's 2 cores: 3 rounds, not 6).
+JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 mkdir -p "$OUT"
 
-for t in $TARGETS; do
+# each_target CMD: CMD t for every target, JOBS at once; fails if one failed
+each_target() {
+    n=0 pids=""
+    for t in $TARGETS; do
+        "$@" "$t" & pids="$pids $!"
+        n=$((n + 1))
+        if [ "$n" -ge "$JOBS" ]; then
+            for p in $pids; do wait "$p" || return 1; done
+            n=0 pids=""
+        fi
+    done
+    for p in $pids; do wait "$p" || return 1; done
+}
+build_target() {
     # shellcheck disable=SC2086
-    $CC $CFLAGS "$ROOT/fuzz/fuzz_$t.c" $SRC -lzstd -lz -o "$OUT/fuzz_$t"
-done
+    $CC $CFLAGS "$ROOT/fuzz/fuzz_$1.c" $SRC -lzstd -lz -o "$OUT/fuzz_$1"
+}
+each_target build_target
 
 # Seeds.
 for t in $TARGETS; do rm -rf "$OUT/seed_$t"; mkdir -p "$OUT/seed_$t" "$OUT/corpus_$t"; done
@@ -63,15 +80,21 @@ for n in os.listdir(src):
 PY
 fi
 
+run_target() {
+    if (cd "$OUT" && ./fuzz_$1 -max_total_time="$DUR" -max_len="$MAX_LEN" -rss_limit_mb="$RSS_MB" -malloc_limit_mb="$RSS_MB" \
+            -print_final_stats=1 "corpus_$1" "seed_$1") > "$OUT/fuzz_$1.log" 2>&1; then
+        echo ok > "$OUT/fuzz_$1.result"
+    else
+        echo CRASH > "$OUT/fuzz_$1.result"
+    fi
+}
+rm -f "$OUT"/fuzz_*.result
+each_target run_target
 status=0
 for t in $TARGETS; do
     log=$OUT/fuzz_$t.log
-    if (cd "$OUT" && ./fuzz_$t -max_total_time="$DUR" -max_len="$MAX_LEN" -rss_limit_mb="$RSS_MB" -malloc_limit_mb="$RSS_MB" \
-            -print_final_stats=1 "corpus_$t" "seed_$t") > "$log" 2>&1; then
-        r=ok
-    else
-        r=CRASH; status=1
-    fi
+    r=$(cat "$OUT/fuzz_$t.result" 2>/dev/null || echo CRASH)
+    [ "$r" = ok ] || status=1
     execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
     echo "fuzz_$t: $r, ${execs:-?} executions in ${DUR}s (log: $log)"
     [ "$r" = ok ] || grep -m3 -E 'ERROR|SUMMARY' "$log" || true
