@@ -76,6 +76,11 @@ template <> struct MaxVec<OpPowf, double> { static constexpr int value = 1; };
 template <> struct MaxVec<OpErf, double> { static constexpr int value = 1; };
 template <> struct MaxVec<OpNormcdf, double> { static constexpr int value = 1; };
 template <> struct MaxVec<OpGeluErf, double> { static constexpr int value = 1; };
+/* gfx9-generic, 8 a thread: the 16-bit sin's large-argument reduction keeps
+ * its 6-dword table in scratch (24 bytes, crk verify); at 4 it stays in
+ * registers. */
+template <> struct MaxVec<OpSin, f16> { static constexpr int value = 4; };
+template <> struct MaxVec<OpSin, bf16> { static constexpr int value = 4; };
 
 /* UNARY_OP: (numel, num_dims, info, inp, out); UNARY_OP1 (elu, powf): the
  * scalar comes before inp. */
