@@ -14,6 +14,7 @@
 #include <string.h>
 #include "context.h"
 #include "crk.h"
+#include "readfile.h"
 #include "ref.h"
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
@@ -51,14 +52,12 @@ static int check(crk_gpu *g, int e, const char *what) {
 
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "peers/candle-0.11-sm90/quantized.cubin";
-    FILE *f = fopen(path, "rb");
-    if (!f) return printf("ggml_parity: skipped: no %s\n", path), 0;
-    fseek(f, 0, SEEK_END);
-    const long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *image = malloc((size_t)len + 1);
-    if (!image || fread(image, 1, (size_t)len, f) != (size_t)len) return printf("ggml_parity: cannot read %s\n", path), 1;
-    fclose(f);
+    uint8_t *image;
+    size_t len;
+    char err[256];
+    const int rd = crk_read_file(path, &image, &len, err, sizeof err);
+    if (rd == CRK_READ_MISSING) return printf("ggml_parity: skipped: no %s\n", path), 0;
+    if (rd != CRK_READ_OK) return printf("ggml_parity: %s\n", err), 1;
     crk_options opt = {0, CRK_SOURCE_EMBEDDED, NULL};
     crk_ctx *ctx;
     if (crk_open(&ctx, &opt) != CRK_OK) return printf("ggml_parity: skipped: %s\n", crk_last_error()), 0;
