@@ -79,10 +79,12 @@ size_t gen_expand(gen_kernel **out) {
 }
 
 /* Fixed C types: as in Candle's source, and their dtype (-1: none). */
-static const struct { const char *c; int8_t dtype; uint8_t size; } FIXED[PT_COUNT] = {
+static const struct { const char *c; int8_t dtype; uint8_t size; const char *dev; } FIXED[PT_COUNT] = {
     [PT_SIZE] = {"size_t", -1, 8},     [PT_INT] = {"int", CRK_I32, 4},     [PT_U32] = {"uint32_t", CRK_U32, 4},
     [PT_U8] = {"uint8_t", CRK_U8, 1},  [PT_FLOAT] = {"float", CRK_F32, 4}, [PT_DOUBLE] = {"double", CRK_F64, 8},
-    [PT_BOOL] = {"bool", CRK_U8, 1},   [PT_VOID] = {"void", -1, 0},
+    [PT_BOOL] = {"bool", CRK_U8, 1},   [PT_VOID] = {"void", -1, 0},        [PT_I64] = {"int64_t", CRK_I64, 8},
+    /* module quantized's get_rows_f16/_bf16: Candle's spelling, kernels/' storage type */
+    [PT_F16] = {"__half", CRK_F16, 2, "crk::f16"}, [PT_BF16] = {"__nv_bfloat16", CRK_BF16, 2, "crk::bf16"},
 };
 
 int gen_param_dtype(const gen_kernel *k, const gen_param *p) {
@@ -91,7 +93,8 @@ int gen_param_dtype(const gen_kernel *k, const gen_param *p) {
 
 const char *gen_param_ctype(const gen_kernel *k, const gen_param *p, int dev, char *buf, size_t n) {
     const int dt = gen_param_dtype(k, p);
-    const char *t = p->type > PT_AXIS2 ? FIXED[p->type].c : dev ? GEN_DTYPES[dt].dev_type : GEN_DTYPES[dt].c_type;
+    const char *t = p->type <= PT_AXIS2 ? (dev ? GEN_DTYPES[dt].dev_type : GEN_DTYPES[dt].c_type)
+                    : dev && FIXED[p->type].dev ? FIXED[p->type].dev : FIXED[p->type].c;
     switch ((gen_pmode)p->mode) {
     case PM_VALUE: snprintf(buf, n, "%s", t); break;
     case PM_CONST_VALUE: snprintf(buf, n, "const %s", t); break;

@@ -126,6 +126,23 @@ static const gen_param SIG_UPSAMPLE_BILINEAR[] = {P_SIZE("w_out"), P_SIZE("h_out
                                                   P_BOOL("has_scale_h"), P_DOUBLE("scale_h_factor"),
                                                   P_BOOL("has_scale_w"), P_DOUBLE("scale_w_factor"), COL_TAIL};
 
+/* module quantized (§4.18): GGML blocks read as bytes (void *) */
+static const gen_param SIG_DEQUANT[] = {P_IN("vx", PT_VOID), P_OUT("y", PT_AXIS0), P_INT("k"), {0}};
+static const gen_param SIG_DEQUANT_K[] = {P_IN("vx", PT_VOID), P_OUT("y", PT_AXIS0), {0}};
+#define GET_ROWS(src, ...) \
+    {P_IN("src0", src), P_IN("src1", PT_U32), P_OUT("dst", PT_FLOAT), \
+     {"ne00", CRK_ROLE_SCALAR, PT_I64, PM_CONST_VALUE}, P_SIZE("nb01"), __VA_ARGS__ {0}}
+static const gen_param SIG_GET_ROWS[] = GET_ROWS(PT_VOID);
+static const gen_param SIG_GET_ROWS_F32[] = GET_ROWS(PT_FLOAT);
+static const gen_param SIG_GET_ROWS_F16[] = GET_ROWS(PT_F16);
+static const gen_param SIG_GET_ROWS_BF16[] = GET_ROWS(PT_BF16);
+/* libcrk's: the source's row count, so that an id past it writes zeros */
+static const gen_param SIG_GET_ROWS_CHECKED[] = GET_ROWS(PT_VOID, P_SIZE("nrows"),);
+static const gen_param SIG_GET_ROWS_CHECKED_F32[] = GET_ROWS(PT_FLOAT, P_SIZE("nrows"),);
+static const gen_param SIG_GET_ROWS_CHECKED_F16[] = GET_ROWS(PT_F16, P_SIZE("nrows"),);
+static const gen_param SIG_GET_ROWS_CHECKED_BF16[] = GET_ROWS(PT_BF16, P_SIZE("nrows"),);
+#undef GET_ROWS
+
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL, 0}
 #define U1(op, f) {op, "crk::" f, SIG_UNARY1, 1, NULL, 0}
@@ -199,6 +216,25 @@ static const gen_op POOL_OPS[] = {F(avg_pool2d, SIG_POOL), F(max_pool2d, SIG_POO
 static const gen_op UPSAMPLE_OPS[] = {F(upsample_nearest2d, SIG_UPSAMPLE_NEAREST),
                                       F(upsample_bilinear2d, SIG_UPSAMPLE_BILINEAR)};
 #undef F
+/* module quantized: each op's functor is its block type (kernels/quantized.h) */
+#define Q(t, B, sig) {t, "crk::" B, sig, 0, NULL, 0}
+static const gen_op DEQUANT_OPS[] = {
+    Q("q4_0", "BlockQ4_0", SIG_DEQUANT),   Q("q4_1", "BlockQ4_1", SIG_DEQUANT),   Q("q5_0", "BlockQ5_0", SIG_DEQUANT),
+    Q("q5_1", "BlockQ5_1", SIG_DEQUANT),   Q("q8_0", "BlockQ8_0", SIG_DEQUANT),   Q("q2_K", "BlockQ2_K", SIG_DEQUANT_K),
+    Q("q3_K", "BlockQ3_K", SIG_DEQUANT_K), Q("q4_K", "BlockQ4_K", SIG_DEQUANT_K), Q("q5_K", "BlockQ5_K", SIG_DEQUANT_K),
+    Q("q6_K", "BlockQ6_K", SIG_DEQUANT_K), Q("q8_K", "BlockQ8_K", SIG_DEQUANT_K),
+};
+#define QR(t, B) Q(#t, B, SIG_GET_ROWS), Q("crk_get_rows_" #t, B, SIG_GET_ROWS_CHECKED)
+static const gen_op GET_ROWS_OPS[] = {
+    QR(q4_0, "BlockQ4_0"), QR(q4_1, "BlockQ4_1"), QR(q5_0, "BlockQ5_0"), QR(q5_1, "BlockQ5_1"),
+    QR(q8_0, "BlockQ8_0"), QR(q2_K, "BlockQ2_K"), QR(q3_K, "BlockQ3_K"), QR(q4_K, "BlockQ4_K"),
+    QR(q5_K, "BlockQ5_K"), QR(q6_K, "BlockQ6_K"),
+    {"f32", "float", SIG_GET_ROWS_F32, 0, NULL, 0},        {"crk_get_rows_f32", "float", SIG_GET_ROWS_CHECKED_F32, 0, NULL, 0},
+    {"f16", "crk::f16", SIG_GET_ROWS_F16, 0, NULL, 0},     {"crk_get_rows_f16", "crk::f16", SIG_GET_ROWS_CHECKED_F16, 0, NULL, 0},
+    {"bf16", "crk::bf16", SIG_GET_ROWS_BF16, 0, NULL, 0},  {"crk_get_rows_bf16", "crk::bf16", SIG_GET_ROWS_CHECKED_BF16, 0, NULL, 0},
+};
+#undef QR
+#undef Q
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL, 0}};
 #define OPS(a) a, sizeof a / sizeof a[0]
 
@@ -264,6 +300,8 @@ static const uint16_t ID_TYPES = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I
 #define ROWS CRK_GEOM_ROWS, 1024, 0, 2
 /* Sort: a block per row; shared memory per launch (ncols_pad·4 bytes). */
 #define SORT CRK_GEOM_SORT, 1024, 0, 2
+/* GGML blocks: the grid is set by the data (kernels/quantized.h), any block. */
+#define GGML CRK_GEOM_GGML, 256, 0, 2
 const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_UNARY] = {"unary", MOD_UNARY, "unary.h", "crk::unary", "u", 2, 1, {DT_ALL}, SIG_UNARY,
                           OPS(UNARY_OPS), "fp8_e4m3", up_unary, EW},
@@ -305,6 +343,11 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                          up_all, EW},
     [CRK_FAMILY_UPSAMPLE] = {"upsample", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_UPSAMPLE_NEAREST,
                              OPS(UPSAMPLE_OPS), "f8_e4m3", up_all, EW},
+    [CRK_FAMILY_DEQUANTIZE] = {"dequantize", MOD_QUANTIZED, "quantized.h", "crk::dequantize_block", "dequantize_block_",
+                               0, 1, {DT_BIT(CRK_F16) | DT_BIT(CRK_F32)}, SIG_DEQUANT, OPS(DEQUANT_OPS), "f8_e4m3",
+                               up_all, GGML},
+    [CRK_FAMILY_GET_ROWS] = {"get_rows", MOD_QUANTIZED, "quantized.h", "crk::get_rows", "get_rows_", 0, 0, {0},
+                             SIG_GET_ROWS, OPS(GET_ROWS_OPS), "f8_e4m3", up_not_ours, GGML},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define CRK_VERSION_MAJOR 0
-#define CRK_VERSION_MINOR 6
+#define CRK_VERSION_MINOR 7
 
 /* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
 #define CRK_MAX_DIMS 16
@@ -94,6 +94,8 @@ typedef enum {
     CRK_FAMILY_CONV,      /* conv1d/conv2d/conv_transpose{1,2}d/im2col1d/im2col/col2im1d_*: "conv" */
     CRK_FAMILY_POOL,      /* avg_pool2d_*, max_pool2d_*: module "conv"    */
     CRK_FAMILY_UPSAMPLE,  /* upsample_nearest2d_*, upsample_bilinear2d_*: module "conv" */
+    CRK_FAMILY_DEQUANTIZE, /* dequantize_block_<ggml type>_{f16,f32}: module "quantized" */
+    CRK_FAMILY_GET_ROWS,  /* get_rows_<ggml type|f32|f16|bf16>, crk_get_rows_*: module "quantized" */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -112,7 +114,13 @@ typedef enum {
                              bytes (ncols_pad = the power of two >= ncols),
                              set per launch (shared_bytes is 0); Candle:
                              block min(ncols_pad, 1024). Our long-row kernels
-                             are launched by crk_argsort only.            */
+                             are launched by crk_argsort only.            */,
+    CRK_GEOM_GGML         /* module quantized (0.7), any block: dequantize of
+                             32-value types grid-stride over k (any grid);
+                             of K types a block per 256-value super-block
+                             (grid = super-blocks exactly); get_rows a block
+                             row per output row (grid.x = rows exactly,
+                             any grid.y: blocks loop along the row)       */
 } crk_geometry;
 
 /* What a parameter is for. Launchers assemble arguments from the roles, never
@@ -474,6 +482,24 @@ crk_status crk_argsort(crk_ctx *ctx, crk_stream s, const char *name, const void 
  * ones; SIZE_MAX (crk_last_error says why) for a NULL ctx or a size that
  * overflows. */
 size_t crk_argsort_workspace_size(const crk_ctx *ctx, size_t n_rows, size_t n_cols);
+
+/* ---------------------------------------------- module quantized (0.7) */
+/* dequantize_block_<type>_{f16,f32} (type: q4_0 q4_1 q5_0 q5_1 q8_0 q2_K
+ * q3_K q4_K q5_K q6_K q8_K): dst (nvalues of f16/f32) = the nvalues/block
+ * GGML blocks at src, bit for bit as Candle's kernels (f16: the f32 value
+ * rounded to nearest even). nvalues must be a whole number of blocks (32
+ * or 256 values), else CRK_E_INVALID; 0 launches nothing. Unlike upstream's
+ * int k, any count: libcrk splits the work into launches. */
+crk_status crk_dequantize(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst,
+                          size_t nvalues);
+/* get_rows_<type> (also q-types without q8_K, and f32, f16, bf16), as
+ * Candle's QCudaStorage::embedding: dst (n_ids x hidden f32, contiguous)
+ * row r = row ids[r] of the src_rows x hidden matrix src (GGML rows of
+ * hidden/block blocks). An id >= src_rows gives a row of zeros (upstream
+ * reads out of bounds: it does not know src_rows): libcrk launches
+ * crk_get_rows_<type>, which takes it. hidden must be whole blocks. */
+crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void *src, size_t src_rows,
+                        size_t hidden, const uint32_t *ids, size_t n_ids, float *dst);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
  * parameter i, sizes[i] must equal its size (checked against the registry);

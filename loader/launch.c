@@ -31,6 +31,8 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_CONV: return "crk_conv, crk_im2col or crk_col2im1d";
     case CRK_FAMILY_POOL: return "crk_pool2d";
     case CRK_FAMILY_UPSAMPLE: return "crk_upsample2d";
+    case CRK_FAMILY_DEQUANTIZE: return "crk_dequantize";
+    case CRK_FAMILY_GET_ROWS: return "crk_get_rows";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";

@@ -142,4 +142,10 @@ spawn col2imtap 'col2im1d_u32' conv conv.h 's/li-- > 0 \&\& k0 < k_size;/li-- > 
 spawn poolhw 'max_pool2d_bf16' conv conv.h 's/if (wo | ho) d = m::maxg(d, R::in(s\[wo \* ss\[2\] + ho \* ss\[3\]\]));/if (wo | ho) d = m::maxg(d, R::in(s[wo * ss[3] + ho * ss[2]]));/'
 # upsample: bilinear ignores align_corners in its scale
 spawn bilalign 'upsample_bilinear2d_f64' conv conv.h 's/if (align_corners) return out > 1/if (false) return out > 1/'
+# quantized: q4_0's nibbles swapped (the high nibbles give the first 16 values)
+spawn nibble 'dequantize_block_q4_0_f32' quantized quantized.h '0,/const int shift = j < 16 ? 0 : 4;/s//const int shift = j < 16 ? 4 : 0;/'
+# quantized: q4_K's sub-blocks 4-7 take their scales' high bits from the wrong byte
+spawn kscale 'dequantize_block_q4_K_f16' quantized quantized.h 's/sc = (q\[s + 4\] \& 0xF) | (q\[s - 4\] >> 6) << 4;/sc = (q[s + 4] \& 0xF) | (q[s - 3] >> 6) << 4;/'
+# quantized: crk_get_rows loses its row bound (an id past the source reads out of bounds)
+spawn rowbound 'crk_get_rows_q8_0' quantized quantized.h 's/if (id >= nrows) {/if (false) {/'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

@@ -2,7 +2,8 @@
  * (tests/ref/ref_ggml.c) against Candle's own CUDA kernels (peers/
  * candle-0.11-sm90/quantized.cubin) on the lent NVIDIA GPU: every
  * dequantize_block_<type>_{f32,f16} under Candle's launch shape (fact sheet
- * §4.18, item 1) on random blocks, and quantize_q8_1 on random rows; the
+ * §4.18, item 1) on random blocks, get_rows_* (item 2) on random rows and
+ * ids, and quantize_q8_1 on random rows; the
  * values must agree bit for bit. Proves that the reference reads the block
  * layouts and rounds as upstream does, before our kernels are held to it.
  *   ggml_parity [CUBIN]   (default: peers/candle-0.11-sm90/quantized.cubin)
@@ -22,28 +23,7 @@ static uint32_t rnd(void) {
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
     return (uint32_t)(rng >> 33);
 }
-/* a finite f16 scale of either sign, 2^-14 .. 2^1 */
-static uint16_t rnd_half(void) { return (uint16_t)((rnd() & 0x8000) | (1 + rnd() % 16) << 10 | (rnd() & 0x3FF)); }
-
-/* Random bytes, with each block's f16/f32 scales made finite. */
-static void fill_blocks(ref_ggml_type t, uint8_t *b, size_t nblocks) {
-    const size_t bytes = ref_ggml_block_bytes(t);
-    for (size_t k = 0; k < nblocks * bytes; k++) b[k] = (uint8_t)rnd();
-    for (size_t k = 0; k < nblocks; k++, b += bytes) {
-        int at[2] = {-1, -1}; /* byte offsets of the halves */
-        switch (t) {
-        case REF_Q4_0: case REF_Q5_0: case REF_Q8_0: at[0] = 0; break;
-        case REF_Q4_1: case REF_Q5_1: case REF_Q4_K: case REF_Q5_K: at[0] = 0, at[1] = 2; break;
-        case REF_Q2_K: at[0] = 80, at[1] = 82; break;
-        case REF_Q3_K: at[0] = 108; break;
-        case REF_Q6_K: at[0] = 208; break;
-        case REF_Q8_K: { const float d = (float)(rnd() % 1000 + 1) / 4096.0f; memcpy(b, &d, 4); break; }
-        default: break;
-        }
-        for (int i = 0; i < 2; i++)
-            if (at[i] >= 0) { const uint16_t h = rnd_half(); b[at[i]] = (uint8_t)h, b[at[i] + 1] = (uint8_t)(h >> 8); }
-    }
-}
+static uint32_t next_bits(void *state) { (void)state; return rnd(); }
 
 static int check(crk_gpu *g, int e, const char *what) {
     if (e) fprintf(stderr, "ggml_parity: %s: %s\n", what, g->error_string(g, e));
@@ -82,7 +62,7 @@ int main(int argc, char **argv) {
         const ref_ggml_type t = TYPES[ti];
         const int legacy = ref_ggml_block_values(t) == 32;
         const size_t el = legacy ? el_32 : el_k, nblocks = el / ref_ggml_block_values(t), nb = (el + 255) / 256;
-        fill_blocks(t, blocks, nblocks);
+        ref_ggml_random_blocks(t, blocks, nblocks, next_bits, NULL);
         ref_ggml_dequantize(t, blocks, nblocks, want);
         if (check(g, g->htod(g, d_src, blocks, nblocks * ref_ggml_block_bytes(t)), "upload")) return 1;
         for (int out16 = 0; out16 < 2; out16++) {
@@ -118,6 +98,60 @@ int main(int argc, char **argv) {
             }
             printf("\n");
         }
+    }
+
+    /* get_rows_<t>(src0, src1, dst, int64 ne00, size_t nb01): 50 random ids
+     * into 37 rows; Candle's shapes: grid (ids, y), floats and 32-value types
+     * block 256, y = ceil(hidden/256) and ceil(hidden/512); K types block 64
+     * (q4_K 32), y = hidden/256 */
+    for (int ti = 0; ti < 13; ti++) {
+        static const char *const PLAIN[3] = {"f32", "f16", "bf16"};
+        const int plain = ti >= 10;
+        const ref_ggml_type t = plain ? REF_Q8_0 : TYPES[ti];
+        const size_t nrows = 37, nids = 50, hidden = plain ? 1000 : ref_ggml_block_values(t) == 32 ? 416 : 768;
+        const size_t esz = plain ? (ti == 10 ? 4 : 2) : 0;
+        const size_t nb01 = plain ? hidden * esz : hidden / ref_ggml_block_values(t) * ref_ggml_block_bytes(t);
+        uint32_t ids[50];
+        float *rowv = malloc(hidden * sizeof *rowv), *gotf = malloc(nids * hidden * sizeof *gotf);
+        void *d_ids, *fn;
+        if (!rowv || !gotf) return 1;
+        for (size_t i = 0; i < nrows * nb01; i++) blocks[i] = (uint8_t)rnd();
+        if (!plain) ref_ggml_random_blocks(t, blocks, nrows * hidden / ref_ggml_block_values(t), next_bits, NULL);
+        for (size_t i = 0; i < nids; i++) ids[i] = rnd() % nrows;
+        for (size_t i = 0; i < nrows * hidden && plain && ti > 10; i++) /* finite 16-bit values */
+            blocks[2 * i + 1] &= ti == 11 ? 0xBB : 0xBF;
+        char name[32];
+        snprintf(name, sizeof name, "get_rows_%s", plain ? PLAIN[ti - 10] : ref_ggml_name(t));
+        if (check(g, g->malloc(g, &d_ids, sizeof ids), "malloc") || check(g, g->htod(g, d_ids, ids, sizeof ids), "upload") ||
+            check(g, g->htod(g, d_src, blocks, nrows * nb01), "upload") ||
+            check(g, g->memset(g, d_dst, 0xFF, nids * hidden * 4), "memset") ||
+            check(g, g->get_function(g, &fn, mod, name), name))
+            return 1;
+        int64_t ne00 = (int64_t)hidden;
+        size_t nb = nb01;
+        unsigned grid[3] = {(unsigned)nids, (unsigned)((hidden + 255) / 256), 1}, block[3] = {256, 1, 1};
+        if (!plain && ref_ggml_block_values(t) == 32) grid[1] = (unsigned)((hidden + 511) / 512);
+        if (!plain && ref_ggml_block_values(t) == 256) grid[1] = (unsigned)(hidden / 256), block[0] = t == REF_Q4_K ? 32 : 64;
+        void *args[5] = {&d_src, &d_ids, &d_dst, &ne00, &nb};
+        if (check(g, g->launch(g, fn, grid, block, 0, NULL, args), name) || check(g, g->synchronize(g), name) ||
+            check(g, g->dtoh(g, gotf, d_dst, nids * hidden * 4), "download"))
+            return 1;
+        size_t bad = 0, first = 0;
+        for (size_t r = 0; r < nids; r++) {
+            const uint8_t *src = blocks + ids[r] * nb01;
+            if (!plain) ref_ggml_get_rows(t, src, hidden / ref_ggml_block_values(t), rowv);
+            for (size_t i = 0; i < hidden && plain; i++)
+                rowv[i] = ti == 10 ? ((const float *)src)[i]
+                          : ti == 11 ? ref_f16_to_f32((uint16_t)(src[2 * i] | src[2 * i + 1] << 8))
+                                     : ref_bf16_to_f32((uint16_t)(src[2 * i] | src[2 * i + 1] << 8));
+            for (size_t i = 0; i < hidden; i++)
+                if (memcmp(&gotf[r * hidden + i], &rowv[i], 4) && !bad++) first = r * hidden + i;
+        }
+        kernels++, bad_kernels += bad != 0;
+        printf("%-28s %7zu values  %s", name, nids * hidden, bad ? "MISMATCH" : "ok");
+        if (bad) printf(" (%zu values; first at %zu: got %a)", bad, first, (double)gotf[first]);
+        printf("\n");
+        g->free(g, d_ids), free(rowv), free(gotf);
     }
 
     /* quantize_q8_1(x, vy, kx, kx_padded): block 256, grid (kx_padded/256, rows) */

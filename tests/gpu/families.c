@@ -37,6 +37,9 @@ int run_pool(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int pool_applies(const layout_case *lc, const crk_kernel_info *ki);
 int run_upsample(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int upsample_applies(const layout_case *lc, const crk_kernel_info *ki);
+int run_quant(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int quant_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t quant_elements(const layout_case *lc, const crk_kernel_info *ki);
 
 const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_UNARY] = {run_map1, map1_applies},
@@ -58,4 +61,6 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_CONV] = {run_conv, conv_applies},
     [CRK_FAMILY_POOL] = {run_pool, pool_applies},
     [CRK_FAMILY_UPSAMPLE] = {run_upsample, upsample_applies},
+    [CRK_FAMILY_DEQUANTIZE] = {run_quant, quant_applies, quant_elements},
+    [CRK_FAMILY_GET_ROWS] = {run_quant, quant_applies, quant_elements},
 };

@@ -222,6 +222,13 @@ size_t ref_ggml_block_bytes(ref_ggml_type t);     /* 18 ... 292; 0 if invalid   
  * of the dequantize_block_* kernels (ref_ggml.c: which products are fused);
  * the _f16 kernels round these once (ref_f32_to_f16). -1 for a bad type. */
 int ref_ggml_dequantize(ref_ggml_type t, const void *src, size_t nblocks, float *y);
+/* The same with get_rows' arithmetic (the dequantize_<type> device
+ * functions): q4_0 as (q − 8)·d, −0 where q = 8 and d < 0; the rest as above. */
+int ref_ggml_get_rows(ref_ggml_type t, const void *src, size_t nblocks, float *y);
+/* nblocks random blocks of t: random bytes, each block's scales made
+ * finite (f16 of either sign, 2^-14 .. 2^1 by magnitude; q8_K's f32 d a
+ * small positive dyadic value). next() returns 32 random bits. */
+void ref_ggml_random_blocks(ref_ggml_type t, void *blocks, size_t nblocks, uint32_t (*next)(void *), void *state);
 /* quantize_q8_1 of one row: kx values, zero up to kx_padded (a multiple of
  * 32), kx_padded/32 blocks of 36 bytes: d = max|x|/127 and Σx (of the
  * unquantized values, xor-butterfly order) as f16, q = roundf(x/d) (0 if

@@ -47,13 +47,17 @@ static int scale_k3(int j, const uint8_t *s) {
     return (int)(lo | hi << 4) - 32;
 }
 
-static void block_legacy(ref_ggml_type t, const uint8_t *b, float *y) {
+static float q4_0_value(float d, unsigned q, int get_rows) {
+    return get_rows ? ((float)q - 8.0f) * d : fmaf(d, (float)q, -8 * d);
+}
+
+static void block_legacy(ref_ggml_type t, const uint8_t *b, float *y, int get_rows) {
     const float d = half_at(b);
     switch (t) {
     case REF_Q4_0:
         for (int j = 0; j < 16; j++) {
-            y[j] = fmaf(d, (float)(b[2 + j] & 0xF), -8 * d);
-            y[j + 16] = fmaf(d, (float)(b[2 + j] >> 4), -8 * d);
+            y[j] = q4_0_value(d, b[2 + j] & 0xF, get_rows);
+            y[j + 16] = q4_0_value(d, b[2 + j] >> 4, get_rows);
         }
         return;
     case REF_Q4_1: {
@@ -143,12 +147,42 @@ static void block_k(ref_ggml_type t, const uint8_t *b, float *y) {
     }
 }
 
-int ref_ggml_dequantize(ref_ggml_type t, const void *src, size_t nblocks, float *y) {
+static int dequantize(ref_ggml_type t, const void *src, size_t nblocks, float *y, int get_rows) {
     if ((unsigned)t >= REF_GGML_COUNT) return -1;
     const uint8_t *b = src;
     for (size_t k = 0; k < nblocks; k++, b += TYPES[t].bytes, y += TYPES[t].values)
-        TYPES[t].values == 32 ? block_legacy(t, b, y) : block_k(t, b, y);
+        TYPES[t].values == 32 ? block_legacy(t, b, y, get_rows) : block_k(t, b, y);
     return 0;
+}
+int ref_ggml_dequantize(ref_ggml_type t, const void *src, size_t nblocks, float *y) {
+    return dequantize(t, src, nblocks, y, 0);
+}
+int ref_ggml_get_rows(ref_ggml_type t, const void *src, size_t nblocks, float *y) {
+    return dequantize(t, src, nblocks, y, 1);
+}
+
+void ref_ggml_random_blocks(ref_ggml_type t, void *blocks, size_t nblocks, uint32_t (*next)(void *), void *state) {
+    const size_t bytes = ref_ggml_block_bytes(t);
+    uint8_t *b = blocks;
+    for (size_t k = 0; k < nblocks * bytes; k++) b[k] = (uint8_t)next(state);
+    for (size_t k = 0; k < nblocks; k++, b += bytes) {
+        int at[2] = {-1, -1}; /* byte offsets of the f16 scales */
+        switch (t) {
+        case REF_Q4_0: case REF_Q5_0: case REF_Q8_0: at[0] = 0; break;
+        case REF_Q4_1: case REF_Q5_1: case REF_Q8_1: case REF_Q4_K: case REF_Q5_K: at[0] = 0, at[1] = 2; break;
+        case REF_Q2_K: at[0] = 80, at[1] = 82; break;
+        case REF_Q3_K: at[0] = 108; break;
+        case REF_Q6_K: at[0] = 208; break;
+        case REF_Q8_K: { const float d = (float)(next(state) % 1000 + 1) / 4096.0f; memcpy(b, &d, 4); break; }
+        default: break;
+        }
+        for (int i = 0; i < 2; i++)
+            if (at[i] >= 0) {
+                const uint32_t r = next(state);
+                const uint16_t h = (uint16_t)((r & 0x8000) | (1 + (r >> 16) % 16) << 10 | (r & 0x3FF));
+                b[at[i]] = (uint8_t)h, b[at[i] + 1] = (uint8_t)(h >> 8);
+            }
+    }
 }
 
 /* quantize_q8_1: one 32-lane group a block; Σx and max|x| by xor

@@ -1,0 +1,266 @@
+/* quantized.h — module "quantized" (fact sheet §4.18): GGML weight blocks
+ * dequantized (dequantize_block_*) and gathered by rows (get_rows_*).
+ *
+ * Every kernel works in chunks of 8 consecutive values of one block: a
+ * chunk shares its block's scales (K-quant sub-blocks hold 16 or 32
+ * values), and its 8 outputs go out as one or two 16-byte stores where the
+ * destination is aligned. Blocks are read as bytes (little-endian halves),
+ * so no alignment is assumed of them.
+ *
+ * Arithmetic is upstream's, in f32: "d·q + m" forms are one fmaf, as nvcc
+ * contracts them; products of three go left to right. q4_0 differs between
+ * the two kernel groups, and both are kept: dequantize_block computes
+ * fmaf(d, q, −8·d) (+0 at q = 8), get_rows (q − 8)·d (−0 there when d < 0).
+ * tests/ref/ref_ggml.c is the reference, proven bit for bit against
+ * Candle's own cubin (tests/device/ggml_parity.c).
+ *
+ * Grids (crk_geometry CRK_GEOM_GGML), correct under any block shape:
+ *   dequantize_block_{q4_0,q4_1,q8_0}(vx, y, k): k = number of 32-value
+ *     blocks; _{q5_0,q5_1}: k = number of values (upstream's two
+ *     conventions, kept); grid-stride, so any grid covers them. 64-bit
+ *     offsets: libcrk splits work past int k into several launches.
+ *   dequantize_block_<K type>(vx, y): super-block blockIdx.x (grid = the
+ *     super-blocks, as Candle launches it); the block's threads loop.
+ *   get_rows_*(src0, src1, dst, ne00, nb01): output row blockIdx.x gets
+ *     source row src1[blockIdx.x] (nb01 bytes apart); (blockIdx.y,
+ *     threadIdx.x) loop over its chunks, so Candle's grid_y (or any) works.
+ *     Upstream does not know the source's row count, and reads out of
+ *     bounds for a bad id; crk_get_rows_* take it (nrows) and write zeros
+ *     for such a row. ne00 counts values; of a block type, whole blocks. */
+#ifndef CRK_QUANTIZED_H
+#define CRK_QUANTIZED_H
+#include "elementwise.h"
+
+namespace crk {
+
+CRK_DEV float ggml_half(const uint8_t *p) { return f16_to_f32((uint16_t)(p[0] | p[1] << 8)); }
+
+enum GgmlForm { FORM_DEQUANTIZE, FORM_GET_ROWS }; /* q4_0's two arithmetics */
+
+/* Each block type: values and bytes per block; chunk() writes values
+ * j..j+7 (j a multiple of 8) of block b. */
+struct BlockQ4_0 {
+    static constexpr int values = 32, bytes = 18;
+    static constexpr bool k_counts_values = false;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+        const float d = ggml_half(b);
+        const uint8_t *qs = b + 2 + (j & 15);
+        const int shift = j < 16 ? 0 : 4;
+        for (int i = 0; i < 8; i++) {
+            const float q = (float)((qs[i] >> shift) & 0xF);
+            v[i] = form == FORM_DEQUANTIZE ? fmaf(d, q, -8 * d) : (q - 8.0f) * d;
+        }
+    }
+};
+/* q4_1 and q5_1: y = d·q + m */
+struct BlockQ4_1 {
+    static constexpr int values = 32, bytes = 20;
+    static constexpr bool k_counts_values = false;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+        const float d = ggml_half(b), m = ggml_half(b + 2);
+        const uint8_t *qs = b + 4 + (j & 15);
+        const int shift = j < 16 ? 0 : 4;
+        for (int i = 0; i < 8; i++) v[i] = fmaf(d, (float)((qs[i] >> shift) & 0xF), m);
+    }
+};
+/* q5: bit j of the 32-bit qh is value j's fifth bit */
+template <bool has_min, int off> CRK_DEV void q5_chunk(const uint8_t *b, int j, float *v) {
+    const float d = ggml_half(b), m = has_min ? ggml_half(b + 2) : 0.0f;
+    const uint32_t qh = (uint32_t)b[off] | (uint32_t)b[off + 1] << 8 | (uint32_t)b[off + 2] << 16 |
+                        (uint32_t)b[off + 3] << 24;
+    const uint8_t *qs = b + off + 4 + (j & 15);
+    const int shift = j < 16 ? 0 : 4;
+    for (int i = 0; i < 8; i++) {
+        const int q = ((qs[i] >> shift) & 0xF) | ((qh >> (j + i)) & 1) << 4;
+        v[i] = has_min ? fmaf(d, (float)q, m) : d * (float)(q - 16);
+    }
+}
+struct BlockQ5_0 {
+    static constexpr int values = 32, bytes = 22;
+    static constexpr bool k_counts_values = true;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<false, 2>(b, j, v); }
+};
+struct BlockQ5_1 {
+    static constexpr int values = 32, bytes = 24;
+    static constexpr bool k_counts_values = true;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<true, 4>(b, j, v); }
+};
+struct BlockQ8_0 {
+    static constexpr int values = 32, bytes = 34;
+    static constexpr bool k_counts_values = false;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+        const float d = ggml_half(b);
+        for (int i = 0; i < 8; i++) v[i] = d * (float)(int8_t)b[2 + j + i];
+    }
+};
+
+/* K-quants: 256 values; a chunk lies in one sub-block (16 or 32 values). */
+/* q2_K: scales[16] qs[64] d dmin; value i: 2 bits of qs[32·(i/128) + i%32]
+ * at 2·((i%128)/32); sub-block i/16: scale low nibble, min high nibble */
+struct BlockQ2_K {
+    static constexpr int values = 256, bytes = 84;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+        const uint8_t sc = b[j / 16];
+        const float dl = ggml_half(b + 80) * (float)(sc & 0xF), ml = ggml_half(b + 82) * (float)(sc >> 4);
+        const uint8_t *qs = b + 16 + 32 * (j / 128) + j % 32;
+        const int shift = 2 * ((j % 128) / 32);
+        for (int i = 0; i < 8; i++) v[i] = fmaf(dl, (float)((qs[i] >> shift) & 3), -ml);
+    }
+};
+/* q3_K: hmask[32] qs[64] scales[12] d; the 16 6-bit scales (minus 32): low
+ * nibbles in bytes 0-7 (scale s in byte s%8, nibble s/8), high 2 bits in
+ * bytes 8-11 (byte 8 + s%4, bits 2·(s/4)); q = 2 low bits − (hmask bit ? 0 : 4) */
+struct BlockQ3_K {
+    static constexpr int values = 256, bytes = 110;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+        const uint8_t *sc = b + 96;
+        const int s = j / 16;
+        const int scale = (int)(((sc[s % 8] >> (4 * (s / 8))) & 0xF) | ((sc[8 + s % 4] >> (2 * (s / 4))) & 3) << 4) - 32;
+        const float dl = ggml_half(b + 108) * (float)scale;
+        const int half = j / 128, shift = 2 * ((j % 128) / 32), l = j % 32;
+        const uint8_t *qs = b + 32 + 32 * half + l, *hm = b + l;
+        const int hbit = 4 * half + shift / 2;
+        for (int i = 0; i < 8; i++) {
+            const int q = (int)((qs[i] >> shift) & 3) - ((hm[i] >> hbit) & 1 ? 0 : 4);
+            v[i] = dl * (float)q;
+        }
+    }
+};
+/* q4_K/q5_K: d dmin scales[12] (qh[32]) qs[128]; sub-block s = j/32: 6-bit
+ * scale and min from scales[12] */
+CRK_DEV void scale_min_k4(int s, const uint8_t *q, int &sc, int &mn) {
+    if (s < 4) {
+        sc = q[s] & 63, mn = q[s + 4] & 63;
+    } else {
+        sc = (q[s + 4] & 0xF) | (q[s - 4] >> 6) << 4;
+        mn = (q[s + 4] >> 4) | (q[s] >> 6) << 4;
+    }
+}
+template <bool five> CRK_DEV void q45k_chunk(const uint8_t *b, int j, float *v) {
+    const int s = j / 32, l = j % 32;
+    int sc, mn;
+    scale_min_k4(s, b + 4, sc, mn);
+    const float dl = ggml_half(b) * (float)sc, ml = ggml_half(b + 2) * (float)mn;
+    const uint8_t *qs = b + (five ? 48 : 16) + 32 * (s / 2) + l, *qh = b + 16 + l;
+    const int shift = 4 * (s % 2);
+    for (int i = 0; i < 8; i++) {
+        int q = (qs[i] >> shift) & 0xF;
+        if (five) q |= ((qh[i] >> s) & 1) << 4;
+        v[i] = fmaf(dl, (float)q, -ml);
+    }
+}
+struct BlockQ4_K {
+    static constexpr int values = 256, bytes = 144;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<false>(b, j, v); }
+};
+struct BlockQ5_K {
+    static constexpr int values = 256, bytes = 176;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<true>(b, j, v); }
+};
+/* q6_K: ql[128] qh[64] scales[16] (int8) d: q = 4 low bits | 2 high << 4, minus 32 */
+struct BlockQ6_K {
+    static constexpr int values = 256, bytes = 210;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+        const int half = j / 128, quarter = (j % 128) / 32, l = j % 32;
+        const uint8_t *ql = b + 64 * half + 32 * (quarter % 2) + l, *qh = b + 128 + 32 * half + l;
+        const float ds = ggml_half(b + 208) * (float)(int8_t)b[192 + j / 16];
+        for (int i = 0; i < 8; i++) {
+            const int q = (int)(((ql[i] >> (4 * (quarter / 2))) & 0xF) | ((qh[i] >> (2 * quarter)) & 3) << 4) - 32;
+            v[i] = ds * (float)q;
+        }
+    }
+};
+/* q8_K: f32 d, int8 qs[256], int16 bsums[16] (not needed here) */
+struct BlockQ8_K {
+    static constexpr int values = 256, bytes = 292;
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+        const float d = bits_f32((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+        for (int i = 0; i < 8; i++) v[i] = d * (float)(int8_t)b[4 + j + i];
+    }
+};
+
+/* n (<= 8) values to y, converted (f16: round to nearest even); all 8 as
+ * 16-byte stores where y is aligned. Values pass through opaque(): clang
+ * would fuse a product into the f16 rounding as v_fma_mix(a, b, +0), a −0
+ * product becoming +0 (crk_port.h). */
+template <class T> CRK_DEV void store_chunk(T *y, const float *v, int n) {
+    if (n == 8 && ((uintptr_t)y & 15) == 0) {
+        T t[8];
+        for (int i = 0; i < 8; i++) t[i] = convert<T>(opaque(v[i]));
+        uint4 *o = (uint4 *)y;
+        for (int w = 0; w < (int)(8 * sizeof(T) / 16); w++) o[w] = ((const uint4 *)t)[w];
+        return;
+    }
+#pragma unroll /* a fixed trip count: v[] stays in registers, never indexed */
+    for (int i = 0; i < 8; i++)
+        if (i < n) y[i] = convert<T>(opaque(v[i]));
+}
+
+/* dequantize_block_<32-value type>_<dt>(vx, y, k) */
+template <class B, class T> CRK_DEV void dequantize_block(const void *vx, T *y, const int k) {
+    if (k <= 0) return;
+    const size_t n = B::k_counts_values ? (size_t)k : (size_t)k * B::values, nchunks = (n + 7) / 8;
+    const uint8_t *x = (const uint8_t *)vx;
+    for (size_t c = global_id(); c < nchunks; c += global_stride()) {
+        const size_t blk = c / (B::values / 8);
+        float v[8];
+        B::template chunk<FORM_DEQUANTIZE>(x + blk * B::bytes, (int)(c % (B::values / 8)) * 8, v);
+        store_chunk(y + c * 8, v, n - c * 8 < 8 ? (int)(n - c * 8) : 8);
+    }
+}
+
+/* dequantize_block_<K type>_<dt>(vx, y): super-block blockIdx.x */
+template <class B, class T> CRK_DEV void dequantize_block(const void *vx, T *y) {
+    const uint8_t *x = (const uint8_t *)vx + (size_t)blockIdx.x * B::bytes;
+    y += (size_t)blockIdx.x * B::values;
+    for (int c = threadIdx.x; c < B::values / 8; c += blockDim.x) {
+        float v[8];
+        B::template chunk<FORM_DEQUANTIZE>(x, c * 8, v);
+        store_chunk(y + c * 8, v, 8);
+    }
+}
+
+/* A plain source row (get_rows_f32/_f16/_bf16) as 8-value chunks. */
+template <class S> struct PlainRow {
+    static constexpr int values = 8, bytes = 8 * sizeof(S);
+    template <int form> static CRK_DEV void chunk(const uint8_t *b, int, float *v) {
+        for (int i = 0; i < 8; i++) v[i] = convert<float>(((const S *)b)[i]);
+    }
+};
+template <class B> struct RowOf { using type = B; };
+template <> struct RowOf<float> { using type = PlainRow<float>; };
+template <> struct RowOf<f16> { using type = PlainRow<f16>; };
+template <> struct RowOf<bf16> { using type = PlainRow<bf16>; };
+template <class S> CRK_DEV void plain_tail(const uint8_t *row, size_t from, size_t n, float *out) {
+    for (size_t i = from; i < n; i++) out[i] = convert<float>(((const S *)row)[i]);
+}
+
+/* get_rows_<type>(src0, src1, dst, ne00, nb01) and crk_get_rows_<type>(...,
+ * nrows): output row blockIdx.x. A plain source's row may end in a partial
+ * chunk; a block type's rows are whole blocks (a partial block is left). */
+template <class S, class Src>
+CRK_DEV void get_rows(const Src *src0, const uint32_t *src1, float *dst, const int64_t ne00, const size_t nb01,
+                      size_t nrows = ~(size_t)0) {
+    using B = typename RowOf<S>::type;
+    if (ne00 <= 0) return;
+    const size_t n = (size_t)ne00 / B::values * B::values, nchunks = n / 8, r = blockIdx.x;
+    const uint32_t id = src1[r];
+    float *out = dst + r * (size_t)ne00;
+    const size_t first = (size_t)blockIdx.y * blockDim.x + threadIdx.x, stride = (size_t)gridDim.y * blockDim.x;
+    if (id >= nrows) { /* libcrk's kernels: a bad id gives a row of zeros */
+        for (size_t i = first; i < (size_t)ne00; i += stride) out[i] = 0.0f;
+        return;
+    }
+    const uint8_t *row = (const uint8_t *)src0 + id * nb01;
+    for (size_t c = first; c < nchunks; c += stride) {
+        const size_t blk = c / (B::values / 8);
+        float v[8];
+        B::template chunk<FORM_GET_ROWS>(row + blk * B::bytes, (int)(c % (B::values / 8)) * 8, v);
+        store_chunk(out + c * 8, v, 8);
+    }
+    if constexpr (B::values == 8) /* a plain row's last ne00 % 8 values */
+        if (first == 0) plain_tail<S>(row, n, (size_t)ne00, out);
+}
+
+} // namespace crk
+#endif

@@ -1,0 +1,106 @@
+/* launch_quantized.c — libcrk's helpers of module quantized (0.7):
+ * crk_dequantize and crk_get_rows. Sizes are checked against the GGML
+ * block of the kernel's type; work past the kernels' 32-bit arguments and
+ * grid limits is split into several launches (upstream stops at int k and
+ * 65535 blocks of grid y). */
+#include "context.h"
+#include "error.h"
+#include "launch.h"
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_GRID 0x7FFFFFFFu
+
+/* GGML block sizes (fact sheet §4.18); plain sources are blocks of one. */
+static const struct {
+    const char *type;
+    unsigned values, bytes;
+} TYPES[] = {
+    {"q4_0", 32, 18},   {"q4_1", 32, 20},   {"q5_0", 32, 22},   {"q5_1", 32, 24},   {"q8_0", 32, 34},
+    {"q2_K", 256, 84},  {"q3_K", 256, 110}, {"q4_K", 256, 144}, {"q5_K", 256, 176}, {"q6_K", 256, 210},
+    {"q8_K", 256, 292}, {"f32", 1, 4},      {"f16", 1, 2},      {"bf16", 1, 2},
+};
+
+static int type_of(const char *type, size_t *values, size_t *bytes) {
+    for (size_t i = 0; i < sizeof TYPES / sizeof TYPES[0]; i++)
+        if (!strcmp(TYPES[i].type, type)) return *values = TYPES[i].values, *bytes = TYPES[i].bytes, 1;
+    return 0;
+}
+
+static crk_status whole_blocks(const char *name, const char *what, size_t n, size_t values, const char *type) {
+    if (n % values == 0) return CRK_OK;
+    return crk_fail(CRK_E_INVALID, "%s: %s %zu is not a whole number of %s blocks (%zu values each); GGML "
+                    "tensors hold whole blocks", name, what, n, type, values);
+}
+
+crk_status crk_dequantize(crk_ctx *ctx, crk_stream s, const char *name, const void *src, void *dst, size_t nvalues) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_DEQUANTIZE, &st);
+    if (!ki) return st;
+    size_t values, bytes;
+    if (!type_of(ki->op, &values, &bytes))
+        return crk_fail(CRK_E_SIGNATURE, "%s: unknown GGML type '%s'", name, ki->op);
+    if ((st = whole_blocks(name, "nvalues", nvalues, values, ki->op)) != CRK_OK) return st;
+    if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK)
+        return st;
+    const size_t osz = crk_dtype_size((crk_dtype)ki->dtypes[0]);
+    const int k_values = !strcmp(ki->op, "q5_0") || !strcmp(ki->op, "q5_1"); /* kernels/quantized.h */
+    /* blocks per launch: k is an int (values for q5, blocks otherwise); K
+     * types take a block of threads per super-block */
+    const size_t per_launch = values == 256 ? MAX_GRID : k_values ? INT_MAX / 32 : INT_MAX;
+    for (size_t done = 0, nb = nvalues / values; done < nb;) {
+        const size_t n = nb - done < per_launch ? nb - done : per_launch;
+        arg_pack a = {.out = (char *)dst + done * values * osz, .in = {(const char *)src + done * bytes}};
+        const double k = (double)(k_values ? n * 32 : n);
+        if ((st = crk_pack_args(ki, &a, &k, values == 256 ? 0 : 1, NULL)) != CRK_OK) return st;
+        if (values == 256) { /* a block per super-block, a thread per 8 values */
+            const unsigned grid[3] = {(unsigned)n, 1, 1}, block[3] = {32, 1, 1};
+            st = crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
+        } else {
+            st = crk_launch_items(ctx, s, ki, NULL, 0, &a, n * 4);
+        }
+        if (st != CRK_OK) return st;
+        done += n;
+    }
+    return CRK_OK;
+}
+
+crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void *src, size_t src_rows,
+                        size_t hidden, const uint32_t *ids, size_t n_ids, float *dst) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_GET_ROWS, &st);
+    if (!ki) return st;
+    /* Candle's get_rows_<t> or ours: either way ours runs, which knows src_rows */
+    const char *type = strncmp(ki->op, "crk_get_rows_", 13) ? ki->op : ki->op + 13;
+    char checked[64];
+    snprintf(checked, sizeof checked, "crk_get_rows_%s", type);
+    if (!(ki = crk_kernel_find(checked)))
+        return crk_fail(CRK_E_NOT_FOUND, "%s: its bounds-checked kernel %s is missing", name, checked);
+    size_t values, bytes;
+    if (!type_of(type, &values, &bytes)) return crk_fail(CRK_E_SIGNATURE, "%s: unknown GGML type '%s'", name, type);
+    if ((st = whole_blocks(name, "hidden", hidden, values, type)) != CRK_OK) return st;
+    if (n_ids == 0 || hidden == 0) return CRK_OK;
+    if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "ids", ids)) != CRK_OK ||
+        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK)
+        return st;
+    const size_t nb01 = hidden / values * bytes;
+    if ((st = crk_size_exact(name, "hidden", hidden)) != CRK_OK ||
+        (st = crk_size_exact(name, "src_rows", src_rows)) != CRK_OK)
+        return st;
+    if (hidden > SIZE_MAX / 4 / n_ids) return crk_fail(CRK_E_INVALID, "%s: %zu rows of %zu values overflow size_t",
+                                                       name, n_ids, hidden);
+    /* 256 threads a block, 8 values a thread, grid y up to 65535 (blocks loop) */
+    const size_t chunks = (hidden + 7) / 8, gy = (chunks + 255) / 256;
+    const unsigned block[3] = {256, 1, 1};
+    for (size_t done = 0; done < n_ids;) {
+        const size_t n = n_ids - done < MAX_GRID ? n_ids - done : MAX_GRID;
+        arg_pack a = {.out = dst + done * hidden, .in = {src, ids + done}};
+        const double sc[3] = {(double)hidden, (double)nb01, (double)src_rows};
+        if ((st = crk_pack_args(ki, &a, sc, 3, NULL)) != CRK_OK) return st;
+        const unsigned grid[3] = {(unsigned)n, (unsigned)(gy < 65535 ? gy : 65535), 1};
+        if ((st = crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block)) != CRK_OK) return st;
+        done += n;
+    }
+    return CRK_OK;
+}
