@@ -27,14 +27,17 @@
 
 typedef struct {
     const char *name;
-    size_t blocks;          /* dequantize: blocks; get_rows: blocks per row */
-    size_t rows, ids;       /* get_rows: source rows, ids (output rows)       */
-    size_t src_off, dst_off; /* sliced: source blocks (rows) and output values skipped */
+    size_t blocks;                /* dequantize: blocks                          */
+    size_t row_blocks, rows, ids; /* get_rows: blocks a row, source rows, ids    */
+    size_t src_off, dst_off;      /* sliced: source blocks (rows) and output values skipped */
 } quant_case;
 static const quant_case QCASES[] = {
-    {"empty", 0, 4, 0, 0, 0},        {"one block", 1, 1, 1, 0, 0},
-    {"37 blocks, 50 ids", 37, 11, 50, 0, 0}, {"sliced, unaligned output", 5, 6, 9, 3, 1},
-    {"1000 blocks, 2000 ids", 1000, 300, 2000, 0, 0}, {"4099 blocks", 4099, 64, 64, 0, 0},
+    {"empty", 0, 2, 4, 0, 0, 0},
+    {"one block", 1, 1, 1, 1, 0, 0},
+    {"37 blocks; 50 ids, rows of 3 blocks", 37, 3, 11, 50, 0, 0},
+    {"sliced, unaligned output", 5, 2, 6, 9, 3, 1},
+    {"1000 blocks; 2000 ids", 1000, 2, 300, 2000, 0, 0},
+    {"4099 blocks; rows of 16 blocks", 4099, 16, 64, 64, 0, 0},
 };
 #define N_QCASES (sizeof QCASES / sizeof QCASES[0])
 
@@ -55,8 +58,8 @@ static crk_dtype plain_dtype(const crk_kernel_info *ki) {
  * (not a multiple of 8: the row tail, unaligned rows) */
 static size_t row_values(const crk_kernel_info *ki, const quant_case *q) {
     const int t = ggml_type(ki);
-    if (t < 0) return q->blocks * 32 > 3 ? q->blocks * 32 - 3 : q->blocks * 32;
-    return q->blocks * ref_ggml_block_values((ref_ggml_type)t);
+    if (t < 0) return q->row_blocks * 32 > 3 ? q->row_blocks * 32 - 3 : q->row_blocks * 32;
+    return q->row_blocks * ref_ggml_block_values((ref_ggml_type)t);
 }
 
 static uint32_t next_bits(void *r) { return (uint32_t)(rng_next((rng_t *)r) >> 32); }
