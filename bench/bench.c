@@ -333,7 +333,8 @@ static int usage(FILE *f, int rc) {
                     "              cast_f32_f16,cast_f16_f32,cast_f32_u8,affine,where,add,mul,maximum_bf16,lt,\n"
                     "              const_set,copy2d,copy2d_bf16,embedding,gather,scatter_add,index_add,argsort,\n"
                     "              softmax,rmsnorm,layernorm,sum,max,argmax,rope,im2col1d,im2col,max_pool2d,\n"
-                    "              avg_pool2d,upsample_nearest2d,upsample_bilinear2d,conv1d,conv2d]\n"
+                    "              avg_pool2d,upsample_nearest2d,upsample_bilinear2d,conv1d,conv2d,\n"
+                    "              dequantize,get_rows]\n"
                     "             [--out DIR] [--device N]\n"
                     "             [--source embedded|dir|bundle] [--path P] [--candle-dir DIR] [--no-candle]\n"
                     "             [--no-torch] [--no-plot]\n");

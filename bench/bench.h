@@ -26,10 +26,12 @@ enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE, F_BINARY, F_CONST_SET, F_COPY2D,
        F_INDEX_SELECT, F_GATHER, F_INDEX_ADD, F_SCATTER_ADD, /* F_INDEX_*..: index.c */
        F_ARGSORT,                                            /* argsort.c, through index.c's entry points */
        F_SOFTMAX, F_NORM, F_FAST, F_ROPE,                    /* module reduce: reduce.c, likewise */
-       F_IM2COL, F_POOL, F_UPSAMPLE, F_CONVD };              /* module conv: conv.c, likewise */
+       F_IM2COL, F_POOL, F_UPSAMPLE, F_CONVD,                /* module conv: conv.c, likewise */
+       F_DEQUANT, F_GET_ROWS };                              /* module quantized: quant.c, likewise */
 #define IS_INDEX_FAMILY(f) ((f) >= F_INDEX_SELECT) /* fixed shapes, their own cases */
 #define IS_REDUCE_FAMILY(f) ((f) >= F_SOFTMAX && (f) <= F_ROPE)
-#define IS_CONV_FAMILY(f) ((f) >= F_IM2COL)
+#define IS_CONV_FAMILY(f) ((f) >= F_IM2COL && (f) <= F_CONVD)
+#define IS_QUANT_FAMILY(f) ((f) >= F_DEQUANT)
 
 typedef struct {
     const char *op, *kernel, *dtype; /* bench name, crk/Candle kernel, label   */
@@ -190,6 +192,18 @@ int conv_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *P
 int conv_reset(const bench_state *S, const bench_prep *P);
 int conv_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
 crk_status conv_launch_crk(const bench_state *S, const bench_prep *P, int set);
+
+/* quant.c: the rows of module quantized (dequantize_block_* of a weight
+ * matrix: left = values; get_rows_* of an embedding table: dim_size =
+ * rows, n = ids, right = hidden); index.c's functions call these for
+ * IS_QUANT_FAMILY, same contracts. */
+const idx_case *quant_cases(const op_def *op, int tiny, size_t *count);
+void quant_describe(const op_def *op, const idx_case *c, char *buf, size_t cap);
+double quant_bytes(const op_def *op, const idx_case *c); /* weights read + values written (get_rows: + ids) */
+int quant_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *P);
+int quant_reset(const bench_state *S, const bench_prep *P);
+int quant_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
+crk_status quant_launch_crk(const bench_state *S, const bench_prep *P, int set);
 
 /* candle_peer.c: Candle's cubins through the CUDA driver, in libcrk's context. */
 typedef struct candle_peer candle_peer;

@@ -35,6 +35,7 @@ const idx_case *index_cases(const op_def *op, int tiny, size_t *count) {
     case F_ARGSORT: return argsort_cases(tiny, count);
     default:
         if (IS_CONV_FAMILY(op->family)) return conv_cases(op, tiny, count);
+        if (IS_QUANT_FAMILY(op->family)) return quant_cases(op, tiny, count);
         return IS_REDUCE_FAMILY(op->family) ? reduce_cases(op, tiny, count) : (*count = 0, NULL);
     }
 }
@@ -62,6 +63,7 @@ double index_bytes(const op_def *op, const idx_case *c) {
     if (op->family == F_ARGSORT) return argsort_bytes(c);
     if (IS_REDUCE_FAMILY(op->family)) return reduce_bytes(op, c);
     if (IS_CONV_FAMILY(op->family)) return conv_bytes(op, c);
+    if (IS_QUANT_FAMILY(op->family)) return quant_bytes(op, c);
     idx_sizes z;
     if (sizes_of(op, c, &z)) return 0;
     const double is = (double)crk_dtype_size(z.it), ts = (double)crk_dtype_size(z.t);
@@ -86,6 +88,7 @@ void index_describe(const op_def *op, const idx_case *c, char *buf, size_t cap) 
     if (op->family == F_ARGSORT) return argsort_describe(op, c, buf, cap);
     if (IS_REDUCE_FAMILY(op->family)) return reduce_describe(op, c, buf, cap);
     if (IS_CONV_FAMILY(op->family)) return conv_describe(op, c, buf, cap);
+    if (IS_QUANT_FAMILY(op->family)) return quant_describe(op, c, buf, cap);
     crk_layout a, b;
     char x[40], y[40], ids[40];
     dims2(c, c->dim_size, &a), dims2(c, c->n, &b);
@@ -191,6 +194,7 @@ int index_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *
     if (op->family == F_ARGSORT) return argsort_prep(S, op, c, P);
     if (IS_REDUCE_FAMILY(op->family)) return reduce_prep(S, op, c, P);
     if (IS_CONV_FAMILY(op->family)) return conv_prep(S, op, c, P);
+    if (IS_QUANT_FAMILY(op->family)) return quant_prep(S, op, c, P);
     memset(P, 0, sizeof *P);
     P->op = op, P->lay = LAY_CONTIG, P->ic = c;
     idx_sizes z;
@@ -251,6 +255,7 @@ int index_reset(const bench_state *S, const bench_prep *P) {
     if (P->op->family == F_ARGSORT) return argsort_reset(S, P);
     if (IS_REDUCE_FAMILY(P->op->family)) return reduce_reset(S, P);
     if (IS_CONV_FAMILY(P->op->family)) return conv_reset(S, P);
+    if (IS_QUANT_FAMILY(P->op->family)) return quant_reset(S, P);
     if (adds(P->op)) return upload_values(S, P->op, (crk_dtype)P->ki->dtypes[1], S->out[0], S->n, 1);
     return crk_memset(S->ctx, S->out[0], 0xFF, S->out_bytes) != CRK_OK ? gpu_err("memset") : 0;
 }
@@ -280,6 +285,7 @@ int index_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const 
     if (P->op->family == F_ARGSORT) return argsort_check(S, P, rng, who);
     if (IS_REDUCE_FAMILY(P->op->family)) return reduce_check(S, P, rng, who);
     if (IS_CONV_FAMILY(P->op->family)) return conv_check(S, P, rng, who);
+    if (IS_QUANT_FAMILY(P->op->family)) return quant_check(S, P, rng, who);
     const crk_dtype t = (crk_dtype)P->ki->dtypes[1];
     const size_t ts = crk_dtype_size(t), n = S->n;
     size_t idx[64] = {0, n - 1, n / 2, P->ic->right - 1, n - P->ic->right};

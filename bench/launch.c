@@ -25,6 +25,7 @@ static int scalar_bytes(int dt, double v, unsigned char out[8]) {
     else if (dt == CRK_F64) memcpy(out, &v, 8);
     else if (dt == CRK_U32) { const uint32_t u = (uint32_t)v; memcpy(out, &u, 4); }
     else if (dt == CRK_I32) { const int32_t i = (int32_t)v; memcpy(out, &i, 4); } /* argsort's ncols */
+    else if (dt == CRK_I64) { const int64_t i = (int64_t)v; memcpy(out, &i, 8); } /* get_rows' ne00 */
     else if (dt == CRK_U8) out[0] = (unsigned char)(v != 0); /* a bool (upsample_bilinear2d's flags) */
     else return -1;
     return 0;
@@ -118,6 +119,8 @@ crk_status launch_crk(const bench_state *S, const bench_prep *P, int set) {
     case F_POOL:
     case F_UPSAMPLE:
     case F_CONVD: return conv_launch_crk(S, P, set);
+    case F_DEQUANT:
+    case F_GET_ROWS: return quant_launch_crk(S, P, set);
     default: return crk_copy2d(S->ctx, NULL, k, c->in[0], c->out, S->rows, S->cols, S->cols, S->pitch, 0, 0);
     }
 }

@@ -70,6 +70,16 @@ const op_def bench_ops[] = {
     {"upsample_bilinear2d", "upsample_bilinear2d_f32", "f32", F_UPSAMPLE, {-1, -1, -1}, CRK_F32, 0},
     {"conv1d", "conv1d_f32", "f32", F_CONVD, {-1, -1, -1}, CRK_F32, 0},
     {"conv2d", "conv2d_f32", "f32", F_CONVD, {-1, -1, -1}, CRK_F32, 0},
+    /* module quantized (quant.c): an LLM weight matrix, an embedding table */
+    {"dequantize", "dequantize_block_q4_0_f16", "q4_0->f16", F_DEQUANT, {-1, -1, -1}, CRK_F16, 0},
+    {"dequantize", "dequantize_block_q4_K_f16", "q4_K->f16", F_DEQUANT, {-1, -1, -1}, CRK_F16, 0},
+    {"dequantize", "dequantize_block_q6_K_f16", "q6_K->f16", F_DEQUANT, {-1, -1, -1}, CRK_F16, 0},
+    {"dequantize", "dequantize_block_q8_0_f16", "q8_0->f16", F_DEQUANT, {-1, -1, -1}, CRK_F16, 0},
+    {"dequantize", "dequantize_block_q4_K_f32", "q4_K->f32", F_DEQUANT, {-1, -1, -1}, CRK_F32, 0},
+    {"dequantize", "dequantize_block_q5_0_f32", "q5_0->f32", F_DEQUANT, {-1, -1, -1}, CRK_F32, 0},
+    {"get_rows", "get_rows_q4_K", "q4_K", F_GET_ROWS, {-1, -1, -1}, CRK_F32, 0},
+    {"get_rows", "get_rows_q8_0", "q8_0", F_GET_ROWS, {-1, -1, -1}, CRK_F32, 0},
+    {"get_rows", "get_rows_f16", "f16", F_GET_ROWS, {-1, -1, -1}, CRK_F32, 0},
 };
 const size_t bench_nops = sizeof bench_ops / sizeof bench_ops[0];
 

@@ -42,11 +42,11 @@ enum GgmlForm { FORM_DEQUANTIZE, FORM_GET_ROWS }; /* q4_0's two arithmetics */
 struct BlockQ4_0 {
     static constexpr int values = 32, bytes = 18;
     static constexpr bool k_counts_values = false;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
         const float d = ggml_half(b);
         const uint8_t *qs = b + 2 + (j & 15);
         const int shift = j < 16 ? 0 : 4;
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < W; i++) {
             const float q = (float)((qs[i] >> shift) & 0xF);
             v[i] = form == FORM_DEQUANTIZE ? fmaf(d, q, -8 * d) : (q - 8.0f) * d;
         }
@@ -56,21 +56,21 @@ struct BlockQ4_0 {
 struct BlockQ4_1 {
     static constexpr int values = 32, bytes = 20;
     static constexpr bool k_counts_values = false;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
         const float d = ggml_half(b), m = ggml_half(b + 2);
         const uint8_t *qs = b + 4 + (j & 15);
         const int shift = j < 16 ? 0 : 4;
-        for (int i = 0; i < 8; i++) v[i] = fmaf(d, (float)((qs[i] >> shift) & 0xF), m);
+        for (int i = 0; i < W; i++) v[i] = fmaf(d, (float)((qs[i] >> shift) & 0xF), m);
     }
 };
 /* q5: bit j of the 32-bit qh is value j's fifth bit */
-template <bool has_min, int off> CRK_DEV void q5_chunk(const uint8_t *b, int j, float *v) {
+template <int W, bool has_min, int off> CRK_DEV void q5_chunk(const uint8_t *b, int j, float *v) {
     const float d = ggml_half(b), m = has_min ? ggml_half(b + 2) : 0.0f;
     const uint32_t qh = (uint32_t)b[off] | (uint32_t)b[off + 1] << 8 | (uint32_t)b[off + 2] << 16 |
                         (uint32_t)b[off + 3] << 24;
     const uint8_t *qs = b + off + 4 + (j & 15);
     const int shift = j < 16 ? 0 : 4;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < W; i++) {
         const int q = ((qs[i] >> shift) & 0xF) | ((qh >> (j + i)) & 1) << 4;
         v[i] = has_min ? fmaf(d, (float)q, m) : d * (float)(q - 16);
     }
@@ -78,19 +78,19 @@ template <bool has_min, int off> CRK_DEV void q5_chunk(const uint8_t *b, int j, 
 struct BlockQ5_0 {
     static constexpr int values = 32, bytes = 22;
     static constexpr bool k_counts_values = true;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<false, 2>(b, j, v); }
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<W, false, 2>(b, j, v); }
 };
 struct BlockQ5_1 {
     static constexpr int values = 32, bytes = 24;
     static constexpr bool k_counts_values = true;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<true, 4>(b, j, v); }
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<W, true, 4>(b, j, v); }
 };
 struct BlockQ8_0 {
     static constexpr int values = 32, bytes = 34;
     static constexpr bool k_counts_values = false;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
         const float d = ggml_half(b);
-        for (int i = 0; i < 8; i++) v[i] = d * (float)(int8_t)b[2 + j + i];
+        for (int i = 0; i < W; i++) v[i] = d * (float)(int8_t)b[2 + j + i];
     }
 };
 
@@ -99,12 +99,12 @@ struct BlockQ8_0 {
  * at 2·((i%128)/32); sub-block i/16: scale low nibble, min high nibble */
 struct BlockQ2_K {
     static constexpr int values = 256, bytes = 84;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
         const uint8_t sc = b[j / 16];
         const float dl = ggml_half(b + 80) * (float)(sc & 0xF), ml = ggml_half(b + 82) * (float)(sc >> 4);
         const uint8_t *qs = b + 16 + 32 * (j / 128) + j % 32;
         const int shift = 2 * ((j % 128) / 32);
-        for (int i = 0; i < 8; i++) v[i] = fmaf(dl, (float)((qs[i] >> shift) & 3), -ml);
+        for (int i = 0; i < W; i++) v[i] = fmaf(dl, (float)((qs[i] >> shift) & 3), -ml);
     }
 };
 /* q3_K: hmask[32] qs[64] scales[12] d; the 16 6-bit scales (minus 32): low
@@ -112,7 +112,7 @@ struct BlockQ2_K {
  * bytes 8-11 (byte 8 + s%4, bits 2·(s/4)); q = 2 low bits − (hmask bit ? 0 : 4) */
 struct BlockQ3_K {
     static constexpr int values = 256, bytes = 110;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
         const uint8_t *sc = b + 96;
         const int s = j / 16;
         const int scale = (int)(((sc[s % 8] >> (4 * (s / 8))) & 0xF) | ((sc[8 + s % 4] >> (2 * (s / 4))) & 3) << 4) - 32;
@@ -120,7 +120,7 @@ struct BlockQ3_K {
         const int half = j / 128, shift = 2 * ((j % 128) / 32), l = j % 32;
         const uint8_t *qs = b + 32 + 32 * half + l, *hm = b + l;
         const int hbit = 4 * half + shift / 2;
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < W; i++) {
             const int q = (int)((qs[i] >> shift) & 3) - ((hm[i] >> hbit) & 1 ? 0 : 4);
             v[i] = dl * (float)q;
         }
@@ -136,14 +136,14 @@ CRK_DEV void scale_min_k4(int s, const uint8_t *q, int &sc, int &mn) {
         mn = (q[s + 4] >> 4) | (q[s] >> 6) << 4;
     }
 }
-template <bool five> CRK_DEV void q45k_chunk(const uint8_t *b, int j, float *v) {
+template <int W, bool five> CRK_DEV void q45k_chunk(const uint8_t *b, int j, float *v) {
     const int s = j / 32, l = j % 32;
     int sc, mn;
     scale_min_k4(s, b + 4, sc, mn);
     const float dl = ggml_half(b) * (float)sc, ml = ggml_half(b + 2) * (float)mn;
     const uint8_t *qs = b + (five ? 48 : 16) + 32 * (s / 2) + l, *qh = b + 16 + l;
     const int shift = 4 * (s % 2);
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < W; i++) {
         int q = (qs[i] >> shift) & 0xF;
         if (five) q |= ((qh[i] >> s) & 1) << 4;
         v[i] = fmaf(dl, (float)q, -ml);
@@ -151,20 +151,20 @@ template <bool five> CRK_DEV void q45k_chunk(const uint8_t *b, int j, float *v) 
 }
 struct BlockQ4_K {
     static constexpr int values = 256, bytes = 144;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<false>(b, j, v); }
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<W, false>(b, j, v); }
 };
 struct BlockQ5_K {
     static constexpr int values = 256, bytes = 176;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<true>(b, j, v); }
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<W, true>(b, j, v); }
 };
 /* q6_K: ql[128] qh[64] scales[16] (int8) d: q = 4 low bits | 2 high << 4, minus 32 */
 struct BlockQ6_K {
     static constexpr int values = 256, bytes = 210;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
         const int half = j / 128, quarter = (j % 128) / 32, l = j % 32;
         const uint8_t *ql = b + 64 * half + 32 * (quarter % 2) + l, *qh = b + 128 + 32 * half + l;
         const float ds = ggml_half(b + 208) * (float)(int8_t)b[192 + j / 16];
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < W; i++) {
             const int q = (int)(((ql[i] >> (4 * (quarter / 2))) & 0xF) | ((qh[i] >> (2 * quarter)) & 3) << 4) - 32;
             v[i] = ds * (float)q;
         }
@@ -173,58 +173,92 @@ struct BlockQ6_K {
 /* q8_K: f32 d, int8 qs[256], int16 bsums[16] (not needed here) */
 struct BlockQ8_K {
     static constexpr int values = 256, bytes = 292;
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
         const float d = bits_f32((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
-        for (int i = 0; i < 8; i++) v[i] = d * (float)(int8_t)b[4 + j + i];
+        for (int i = 0; i < W; i++) v[i] = d * (float)(int8_t)b[4 + j + i];
     }
 };
 
-/* n (<= 8) values to y, converted (f16: round to nearest even); all 8 as
- * 16-byte stores where y is aligned. Values pass through opaque(): clang
+/* W consecutive values of a block (W = 2, 4 or 8, j a multiple of W):
+ * a kernel picks W from its grid, so that every thread has work under
+ * Candle's launches (upstream's kernels take 2 values a thread, some 8)
+ * and a thread writes up to 32 bytes under libcrk's. */
+template <int W> struct Store;
+template <> struct Store<2> { using V = uint32_t; };
+template <> struct Store<4> { using V = uint2; };
+template <> struct Store<8> { using V = uint4; };
+
+/* n (<= W) values to y, converted (f16: round to nearest even); all W as
+ * wide stores where y is aligned. Values pass through opaque(): clang
  * would fuse a product into the f16 rounding as v_fma_mix(a, b, +0), a −0
  * product becoming +0 (crk_port.h). */
-template <class T> CRK_DEV void store_chunk(T *y, const float *v, int n) {
-    if (n == 8 && ((uintptr_t)y & 15) == 0) {
-        T t[8];
-        for (int i = 0; i < 8; i++) t[i] = convert<T>(opaque(v[i]));
-        uint4 *o = (uint4 *)y;
-        for (int w = 0; w < (int)(8 * sizeof(T) / 16); w++) o[w] = ((const uint4 *)t)[w];
+template <int W, class T> CRK_DEV void store_chunk(T *y, const float *v, int n) {
+    constexpr int words = W * (int)sizeof(T) / 4; /* 32-bit words: 1 .. 8 */
+    using V = typename Store<(words >= 4 ? 8 : words >= 2 ? 4 : 2)>::V;
+    constexpr int nv = W * (int)sizeof(T) / (int)sizeof(V);
+    if (n == W && ((uintptr_t)y & (sizeof(V) - 1)) == 0) {
+        T t[W];
+        for (int i = 0; i < W; i++) t[i] = convert<T>(opaque(v[i]));
+        for (int w = 0; w < nv; w++) ((V *)y)[w] = ((const V *)t)[w];
         return;
     }
 #pragma unroll /* a fixed trip count: v[] stays in registers, never indexed */
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < W; i++)
         if (i < n) y[i] = convert<T>(opaque(v[i]));
+}
+
+/* Chunk c (W values) of a run of blocks: block c / (values/W), at value
+ * (c % (values/W))·W. */
+template <int W, int form, class B> CRK_DEV void block_chunk(const uint8_t *x, size_t c, float *v) {
+    B::template chunk<W, form>(x + c / (B::values / W) * B::bytes, (int)(c % (B::values / W)) * W, v);
+}
+
+/* The values [0, n) of the blocks at x, grid-stride, W a thread. */
+template <int W, class B, class T> CRK_DEV void dequantize_span(const uint8_t *x, T *y, size_t n) {
+    const size_t nchunks = (n + W - 1) / W;
+    for (size_t c = global_id(); c < nchunks; c += global_stride()) {
+        float v[W];
+        block_chunk<W, FORM_DEQUANTIZE, B>(x, c, v);
+        store_chunk<W>(y + c * W, v, n - c * W < W ? (int)(n - c * W) : W);
+    }
 }
 
 /* dequantize_block_<32-value type>_<dt>(vx, y, k) */
 template <class B, class T> CRK_DEV void dequantize_block(const void *vx, T *y, const int k) {
     if (k <= 0) return;
-    const size_t n = B::k_counts_values ? (size_t)k : (size_t)k * B::values, nchunks = (n + 7) / 8;
+    const size_t n = B::k_counts_values ? (size_t)k : (size_t)k * B::values, threads = global_stride();
     const uint8_t *x = (const uint8_t *)vx;
-    for (size_t c = global_id(); c < nchunks; c += global_stride()) {
-        const size_t blk = c / (B::values / 8);
-        float v[8];
-        B::template chunk<FORM_DEQUANTIZE>(x + blk * B::bytes, (int)(c % (B::values / 8)) * 8, v);
-        store_chunk(y + c * 8, v, n - c * 8 < 8 ? (int)(n - c * 8) : 8);
+    if (threads * 2 >= n) dequantize_span<2, B>(x, y, n);      /* upstream's q5 grid: 2 a thread */
+    else if (threads * 4 >= n) dequantize_span<4, B>(x, y, n);
+    else dequantize_span<8, B>(x, y, n);                       /* upstream's q4_0 grid, libcrk's */
+}
+
+/* One super-block's 256 values, the block's x threads W values each. */
+template <int W, class B, class T> CRK_DEV void dequantize_super(const uint8_t *x, T *y) {
+    for (int c = threadIdx.x; c < B::values / W; c += blockDim.x) {
+        float v[W];
+        B::template chunk<W, FORM_DEQUANTIZE>(x, c * W, v);
+        store_chunk<W>(y + c * W, v, W);
     }
 }
 
-/* dequantize_block_<K type>_<dt>(vx, y): super-block blockIdx.x */
+/* dequantize_block_<K type>_<dt>(vx, y): super-block blockIdx.x·blockDim.y
+ * + threadIdx.y (Candle's blocks are 1-D: blockIdx.x; libcrk's hold
+ * several super-blocks, y of them, and grid·y is exactly the count) */
 template <class B, class T> CRK_DEV void dequantize_block(const void *vx, T *y) {
-    const uint8_t *x = (const uint8_t *)vx + (size_t)blockIdx.x * B::bytes;
-    y += (size_t)blockIdx.x * B::values;
-    for (int c = threadIdx.x; c < B::values / 8; c += blockDim.x) {
-        float v[8];
-        B::template chunk<FORM_DEQUANTIZE>(x, c * 8, v);
-        store_chunk(y + c * 8, v, 8);
-    }
+    const size_t sb = (size_t)blockIdx.x * blockDim.y + threadIdx.y;
+    const uint8_t *x = (const uint8_t *)vx + sb * B::bytes;
+    y += sb * B::values;
+    if (blockDim.x >= 128) dequantize_super<2, B>(x, y);
+    else if (blockDim.x >= 64) dequantize_super<4, B>(x, y); /* Candle's 64 threads */
+    else dequantize_super<8, B>(x, y);                       /* Candle's 32 (q4_K, q8_K), libcrk's */
 }
 
-/* A plain source row (get_rows_f32/_f16/_bf16) as 8-value chunks. */
+/* A plain source row (get_rows_f32/_f16/_bf16) as blocks of 8 values. */
 template <class S> struct PlainRow {
     static constexpr int values = 8, bytes = 8 * sizeof(S);
-    template <int form> static CRK_DEV void chunk(const uint8_t *b, int, float *v) {
-        for (int i = 0; i < 8; i++) v[i] = convert<float>(((const S *)b)[i]);
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
+        for (int i = 0; i < W; i++) v[i] = convert<float>(((const S *)b)[j + i]);
     }
 };
 template <class B> struct RowOf { using type = B; };
@@ -235,6 +269,16 @@ template <class S> CRK_DEV void plain_tail(const uint8_t *row, size_t from, size
     for (size_t i = from; i < n; i++) out[i] = convert<float>(((const S *)row)[i]);
 }
 
+/* A row's chunks, (blockIdx.y, threadIdx.x) grid-stride, W a thread. */
+template <int W, class B> CRK_DEV void row_span(const uint8_t *row, float *out, size_t n) {
+    const size_t first = (size_t)blockIdx.y * blockDim.x + threadIdx.x, stride = (size_t)gridDim.y * blockDim.x;
+    for (size_t c = first; c < n / W; c += stride) {
+        float v[W];
+        block_chunk<W, FORM_GET_ROWS, B>(row, c, v);
+        store_chunk<W>(out + c * W, v, W);
+    }
+}
+
 /* get_rows_<type>(src0, src1, dst, ne00, nb01) and crk_get_rows_<type>(...,
  * nrows): output row blockIdx.x. A plain source's row may end in a partial
  * chunk; a block type's rows are whole blocks (a partial block is left). */
@@ -243,21 +287,18 @@ CRK_DEV void get_rows(const Src *src0, const uint32_t *src1, float *dst, const i
                       size_t nrows = ~(size_t)0) {
     using B = typename RowOf<S>::type;
     if (ne00 <= 0) return;
-    const size_t n = (size_t)ne00 / B::values * B::values, nchunks = n / 8, r = blockIdx.x;
+    const size_t n = (size_t)ne00 / B::values * B::values, r = blockIdx.x;
     const uint32_t id = src1[r];
     float *out = dst + r * (size_t)ne00;
-    const size_t first = (size_t)blockIdx.y * blockDim.x + threadIdx.x, stride = (size_t)gridDim.y * blockDim.x;
+    const size_t first = (size_t)blockIdx.y * blockDim.x + threadIdx.x, threads = (size_t)gridDim.y * blockDim.x;
     if (id >= nrows) { /* libcrk's kernels: a bad id gives a row of zeros */
-        for (size_t i = first; i < (size_t)ne00; i += stride) out[i] = 0.0f;
+        for (size_t i = first; i < (size_t)ne00; i += threads) out[i] = 0.0f;
         return;
     }
     const uint8_t *row = (const uint8_t *)src0 + id * nb01;
-    for (size_t c = first; c < nchunks; c += stride) {
-        const size_t blk = c / (B::values / 8);
-        float v[8];
-        B::template chunk<FORM_GET_ROWS>(row + blk * B::bytes, (int)(c % (B::values / 8)) * 8, v);
-        store_chunk(out + c * 8, v, 8);
-    }
+    if (threads * 2 >= n) row_span<2, B>(row, out, n);      /* upstream's grids: 2 values a thread ... */
+    else if (threads * 4 >= n) row_span<4, B>(row, out, n); /* ... K types 4 */
+    else row_span<8, B>(row, out, n);                       /* libcrk's */
     if constexpr (B::values == 8) /* a plain row's last ne00 % 8 values */
         if (first == 0) plain_tail<S>(row, n, (size_t)ne00, out);
 }

@@ -48,17 +48,22 @@ crk_status crk_dequantize(crk_ctx *ctx, crk_stream s, const char *name, const vo
     const int k_values = !strcmp(ki->op, "q5_0") || !strcmp(ki->op, "q5_1"); /* kernels/quantized.h */
     /* blocks per launch: k is an int (values for q5, blocks otherwise); K
      * types take a block of threads per super-block */
-    const size_t per_launch = values == 256 ? MAX_GRID : k_values ? INT_MAX / 32 : INT_MAX;
+    const size_t per_launch = values == 256 ? (size_t)MAX_GRID : k_values ? INT_MAX / 32 : INT_MAX;
     for (size_t done = 0, nb = nvalues / values; done < nb;) {
-        const size_t n = nb - done < per_launch ? nb - done : per_launch;
+        size_t n = nb - done < per_launch ? nb - done : per_launch;
+        /* K types: blocks of 8 super-blocks (32 x 8 threads, 8 values a
+         * thread) while 8 are left, then one a block: grid·y is exactly
+         * the count (kernels/quantized.h) */
+        const unsigned y = values == 256 && n >= 8 ? 8 : 1;
+        if (y == 8) n -= n % 8;
         arg_pack a = {.out = (char *)dst + done * values * osz, .in = {(const char *)src + done * bytes}};
         const double k = (double)(k_values ? n * 32 : n);
         if ((st = crk_pack_args(ki, &a, &k, values == 256 ? 0 : 1, NULL)) != CRK_OK) return st;
-        if (values == 256) { /* a block per super-block, a thread per 8 values */
-            const unsigned grid[3] = {(unsigned)n, 1, 1}, block[3] = {32, 1, 1};
+        if (values == 256) {
+            const unsigned grid[3] = {(unsigned)(n / y), 1, 1}, block[3] = {32, y, 1};
             st = crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
-        } else {
-            st = crk_launch_items(ctx, s, ki, NULL, 0, &a, n * 4);
+        } else { /* a thread per 8 values */
+            st = crk_launch_items(ctx, s, ki, NULL, 0, &a, n * (values / 8));
         }
         if (st != CRK_OK) return st;
         done += n;

@@ -5,19 +5,21 @@
 # Results: build/bench-results/{results.json,results.csv,bench.png}.
 BENCH_ARGS ?=
 BENCH_SRCS := $(wildcard bench/*.c)
+# the quantized rows check against tests/ref's GGML blocks
+BENCH_REF := tests/ref/ref_ggml.c tests/ref/ref_convert.c
 
-build/bench: $(BENCH_SRCS) $(wildcard bench/*.h) include/crk.h build/libcrk.a
+build/bench: $(BENCH_SRCS) $(BENCH_REF) $(wildcard bench/*.h) include/crk.h build/libcrk.a
 	@mkdir -p $(@D)
 	@echo "  CC    $@"
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) build/libcrk.a $(LIB_LIBS) -o $@
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench -Itests/ref $(BENCH_SRCS) $(BENCH_REF) build/libcrk.a $(LIB_LIBS) -o $@
 
 bench: build/bench
 	$(Q)build/bench $(BENCH_ARGS)
 
 .PHONY: bench
 
-.device/bench: $(BENCH_SRCS) $(wildcard bench/*.h) .device/libcrk.so
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench $(BENCH_SRCS) $(DEVICE_LINK) -o $@
+.device/bench: $(BENCH_SRCS) $(BENCH_REF) $(wildcard bench/*.h) .device/libcrk.so
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Ibench -Itests/ref $(BENCH_SRCS) $(BENCH_REF) $(DEVICE_LINK) -o $@
 
 # Candle's sm_90 cubins (shared/peers/README.md), the modules the bench's ops
 # and the parity runs use (about 6.5 MB; quantized: ggml_parity), staged where
