@@ -33,7 +33,11 @@
 
 namespace crk {
 
-CRK_DEV float ggml_half(const uint8_t *p) { return f16_to_f32((uint16_t)(p[0] | p[1] << 8)); }
+/* Blocks are 2-byte aligned (every block size and field offset is even,
+ * as upstream's structs of halves require; libcrk checks the pointer):
+ * halves and q5's qh are read 16 bits at a time. */
+CRK_DEV uint32_t ggml_u16(const uint8_t *p) { return *(const uint16_t *)p; }
+CRK_DEV float ggml_half(const uint8_t *p) { return f16_to_f32((uint16_t)ggml_u16(p)); }
 
 enum GgmlForm { FORM_DEQUANTIZE, FORM_GET_ROWS }; /* q4_0's two arithmetics */
 
@@ -66,8 +70,7 @@ struct BlockQ4_1 {
 /* q5: bit j of the 32-bit qh is value j's fifth bit */
 template <int W, bool has_min, int off> CRK_DEV void q5_chunk(const uint8_t *b, int j, float *v) {
     const float d = ggml_half(b), m = has_min ? ggml_half(b + 2) : 0.0f;
-    const uint32_t qh = (uint32_t)b[off] | (uint32_t)b[off + 1] << 8 | (uint32_t)b[off + 2] << 16 |
-                        (uint32_t)b[off + 3] << 24;
+    const uint32_t qh = ggml_u16(b + off) | ggml_u16(b + off + 2) << 16;
     const uint8_t *qs = b + off + 4 + (j & 15);
     const int shift = j < 16 ? 0 : 4;
     for (int i = 0; i < W; i++) {
@@ -174,12 +177,12 @@ struct BlockQ6_K {
 struct BlockQ8_K {
     static constexpr int values = 256, bytes = 292;
     template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
-        const float d = bits_f32((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
+        const float d = bits_f32(ggml_u16(b) | ggml_u16(b + 2) << 16);
         for (int i = 0; i < W; i++) v[i] = d * (float)(int8_t)b[4 + j + i];
     }
 };
 
-/* W consecutive values of a block (W = 2, 4 or 8, j a multiple of W):
+/* W consecutive values of a block (W = 1, 2, 4 or 8, j a multiple of W):
  * a kernel picks W from its grid, so that every thread has work under
  * Candle's launches (upstream's kernels take 2 values a thread, some 8)
  * and a thread writes up to 32 bytes under libcrk's. */
@@ -193,14 +196,16 @@ template <> struct Store<8> { using V = uint4; };
  * would fuse a product into the f16 rounding as v_fma_mix(a, b, +0), a −0
  * product becoming +0 (crk_port.h). */
 template <int W, class T> CRK_DEV void store_chunk(T *y, const float *v, int n) {
-    constexpr int words = W * (int)sizeof(T) / 4; /* 32-bit words: 1 .. 8 */
-    using V = typename Store<(words >= 4 ? 8 : words >= 2 ? 4 : 2)>::V;
-    constexpr int nv = W * (int)sizeof(T) / (int)sizeof(V);
-    if (n == W && ((uintptr_t)y & (sizeof(V) - 1)) == 0) {
-        T t[W];
-        for (int i = 0; i < W; i++) t[i] = convert<T>(opaque(v[i]));
-        for (int w = 0; w < nv; w++) ((V *)y)[w] = ((const V *)t)[w];
-        return;
+    constexpr int words = W * (int)sizeof(T) / 4; /* 32-bit words: 0 .. 8 */
+    if constexpr (words > 0) {
+        using V = typename Store<(words >= 4 ? 8 : words >= 2 ? 4 : 2)>::V;
+        constexpr int nv = W * (int)sizeof(T) / (int)sizeof(V);
+        if (n == W && ((uintptr_t)y & (sizeof(V) - 1)) == 0) {
+            T t[W];
+            for (int i = 0; i < W; i++) t[i] = convert<T>(opaque(v[i]));
+            for (int w = 0; w < nv; w++) ((V *)y)[w] = ((const V *)t)[w];
+            return;
+        }
     }
 #pragma unroll /* a fixed trip count: v[] stays in registers, never indexed */
     for (int i = 0; i < W; i++)
@@ -228,7 +233,8 @@ template <class B, class T> CRK_DEV void dequantize_block(const void *vx, T *y, 
     if (k <= 0) return;
     const size_t n = B::k_counts_values ? (size_t)k : (size_t)k * B::values, threads = global_stride();
     const uint8_t *x = (const uint8_t *)vx;
-    if (threads * 2 >= n) dequantize_span<2, B>(x, y, n);      /* upstream's q5 grid: 2 a thread */
+    if (threads >= n) dequantize_span<1, B>(x, y, n);
+    else if (threads * 2 >= n) dequantize_span<2, B>(x, y, n); /* upstream's q5 grid: 2 a thread */
     else if (threads * 4 >= n) dequantize_span<4, B>(x, y, n);
     else dequantize_span<8, B>(x, y, n);                       /* upstream's q4_0 grid, libcrk's */
 }
@@ -296,7 +302,8 @@ CRK_DEV void get_rows(const Src *src0, const uint32_t *src1, float *dst, const i
         return;
     }
     const uint8_t *row = (const uint8_t *)src0 + id * nb01;
-    if (threads * 2 >= n) row_span<2, B>(row, out, n);      /* upstream's grids: 2 values a thread ... */
+    if (threads >= n) row_span<1, B>(row, out, n);          /* upstream's f32/f16/bf16 grid: 1 a thread */
+    else if (threads * 2 >= n) row_span<2, B>(row, out, n); /* upstream's 32-value types: 2 ... */
     else if (threads * 4 >= n) row_span<4, B>(row, out, n); /* ... K types 4 */
     else row_span<8, B>(row, out, n);                       /* libcrk's */
     if constexpr (B::values == 8) /* a plain row's last ne00 % 8 values */

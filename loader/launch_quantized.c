@@ -7,6 +7,7 @@
 #include "error.h"
 #include "launch.h"
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,13 @@ static int type_of(const char *type, size_t *values, size_t *bytes) {
     return 0;
 }
 
+/* GGML blocks hold f16 scales: the kernels read them 16 bits at a time. */
+static crk_status aligned(const char *name, const void *src, size_t align) {
+    if (((uintptr_t)src & (align - 1)) == 0) return CRK_OK;
+    return crk_fail(CRK_E_INVALID, "%s: src %p is not %zu-byte aligned, as the blocks' f16 fields (or the "
+                    "table's elements) must be; pass the start of a block", name, src, align);
+}
+
 static crk_status whole_blocks(const char *name, const char *what, size_t n, size_t values, const char *type) {
     if (n % values == 0) return CRK_OK;
     return crk_fail(CRK_E_INVALID, "%s: %s %zu is not a whole number of %s blocks (%zu values each); GGML "
@@ -42,7 +50,8 @@ crk_status crk_dequantize(crk_ctx *ctx, crk_stream s, const char *name, const vo
     if (!type_of(ki->op, &values, &bytes))
         return crk_fail(CRK_E_SIGNATURE, "%s: unknown GGML type '%s'", name, ki->op);
     if ((st = whole_blocks(name, "nvalues", nvalues, values, ki->op)) != CRK_OK) return st;
-    if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK)
+    if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK ||
+        (st = aligned(name, src, 2)) != CRK_OK)
         return st;
     const size_t osz = crk_dtype_size((crk_dtype)ki->dtypes[0]);
     const int k_values = !strcmp(ki->op, "q5_0") || !strcmp(ki->op, "q5_1"); /* kernels/quantized.h */
@@ -87,7 +96,7 @@ crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void
     if ((st = whole_blocks(name, "hidden", hidden, values, type)) != CRK_OK) return st;
     if (n_ids == 0 || hidden == 0) return CRK_OK;
     if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "ids", ids)) != CRK_OK ||
-        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK)
+        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK || (st = aligned(name, src, values == 1 ? bytes : 2)) != CRK_OK)
         return st;
     const size_t nb01 = hidden / values * bytes;
     if ((st = crk_size_exact(name, "hidden", hidden)) != CRK_OK ||

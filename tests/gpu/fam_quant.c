@@ -12,9 +12,10 @@
  *     grid ceil(el/256), k = el/32; q5_0/q5_1 block 256, grid
  *     ceil(el/512), k = el; q4_K/q8_K block 32, other K types 64, grid =
  *     super-blocks.
- *   libcrk's: crk_dequantize; on case 2, instead, grids that make each
- *     thread take 4 values (32-value types: n/3 threads) or 2 (K types:
- *     128-thread blocks), the widths neither launch above picks.
+ *   libcrk's: crk_dequantize (which must refuse a partial block and an
+ *     odd source); on cases 2 and 3, instead, grids that make each thread
+ *     take 4 values (32-value types: n/3 threads), 1 (n threads) or 2 (K
+ *     types: 128-thread blocks), the widths neither launch above picks.
  * get_rows_<t> (Candle's; item 2): grid (ids, y), block 256 (K types 64,
  *   q4_K 32), y = ceil(hidden/256) for f32/f16/bf16, ceil(hidden/512) for
  *   32-value types, hidden/256 for K types. Ids in range (upstream reads
@@ -116,8 +117,20 @@ static int run_dequantize(suite_t *S, const crk_kernel_info *ki, const quant_cas
         raw_launch r = {NULL, 0, 0, 0, &src, dst, &k, NULL, (unsigned)q->blocks, {128, 1, 1}, 0};
         if (vals == 32) r.grid_x = (unsigned)((n / 3 + 63) / 64), r.block3[0] = 64;
         st = launch_raw_2d(S, ki, &r, 1);
+    } else if (q == &QCASES[3]) { /* a thread for each value: W = 1 (32-value types; K types: 2) */
+        const double k = (double)(t == REF_Q5_0 || t == REF_Q5_1 ? n : n / 32);
+        raw_launch r = {NULL, 0, 0, 0, &src, dst, &k, NULL, (unsigned)q->blocks, {128, 1, 1}, 0};
+        if (vals == 32) r.grid_x = (unsigned)((n + 63) / 64), r.block3[0] = 64;
+        st = launch_raw_2d(S, ki, &r, 1);
     } else {
         st = crk_dequantize(S->ctx, NULL, ki->name, src, dst, n);
+        /* refused, naming the problem: a partial block, an odd source */
+        if (st == CRK_OK && n && (crk_dequantize(S->ctx, NULL, ki->name, src, dst, n - 1) != CRK_E_INVALID ||
+                                  !strstr(crk_last_error(), "whole number") ||
+                                  crk_dequantize(S->ctx, NULL, ki->name, (const char *)src + 1, dst, n) != CRK_E_INVALID ||
+                                  !strstr(crk_last_error(), "aligned")))
+            return printf("FAIL %s [%s]: a partial block or an odd source was not refused: %s\n", ki->name, cname,
+                          crk_last_error()), 1;
     }
     if (finish(S, st, ki, cname, got, S->dev[1], total * sz)) return 1;
     return check_values(ki, cname, dt, got, q->dst_off, want, n, poison);
