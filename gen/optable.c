@@ -142,6 +142,8 @@ static const gen_param SIG_GET_ROWS_CHECKED_F32[] = GET_ROWS(PT_FLOAT, P_SIZE("n
 static const gen_param SIG_GET_ROWS_CHECKED_F16[] = GET_ROWS(PT_F16, P_SIZE("nrows"),);
 static const gen_param SIG_GET_ROWS_CHECKED_BF16[] = GET_ROWS(PT_BF16, P_SIZE("nrows"),);
 #undef GET_ROWS
+static const gen_param SIG_QUANTIZE_Q8_1[] = {P_IN("x", PT_FLOAT), P_OUT("vy", PT_VOID), P_INT("kx"),
+                                              P_INT("kx_padded"), {0}};
 
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL, 0}
@@ -235,6 +237,7 @@ static const gen_op GET_ROWS_OPS[] = {
 };
 #undef QR
 #undef Q
+static const gen_op QUANTIZE_OPS[] = {{"quantize_q8_1", "crk::quantize_q8_1", NULL, 0, NULL, 0}};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL, 0}};
 #define OPS(a) a, sizeof a / sizeof a[0]
 
@@ -348,6 +351,8 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                                up_all, GGML},
     [CRK_FAMILY_GET_ROWS] = {"get_rows", MOD_QUANTIZED, "quantized.h", "crk::get_rows", "get_rows_", 0, 0, {0},
                              SIG_GET_ROWS, OPS(GET_ROWS_OPS), "f8_e4m3", up_not_ours, GGML},
+    [CRK_FAMILY_QUANTIZE] = {"quantize", MOD_QUANTIZED, "quantized.h", NULL, "", 0, 0, {0}, SIG_QUANTIZE_Q8_1,
+                             OPS(QUANTIZE_OPS), "f8_e4m3", up_all, GGML},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

@@ -96,6 +96,7 @@ typedef enum {
     CRK_FAMILY_UPSAMPLE,  /* upsample_nearest2d_*, upsample_bilinear2d_*: module "conv" */
     CRK_FAMILY_DEQUANTIZE, /* dequantize_block_<ggml type>_{f16,f32}: module "quantized" */
     CRK_FAMILY_GET_ROWS,  /* get_rows_<ggml type|f32|f16|bf16>, crk_get_rows_*: module "quantized" */
+    CRK_FAMILY_QUANTIZE,  /* quantize_q8_1: module "quantized"            */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -500,6 +501,16 @@ crk_status crk_dequantize(crk_ctx *ctx, crk_stream s, const char *name, const vo
  * crk_get_rows_<type>, which takes it. hidden must be whole blocks. */
 crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void *src, size_t src_rows,
                         size_t hidden, const uint32_t *ids, size_t n_ids, float *dst);
+/* quantize_q8_1, as Candle's quantize_q8_1 (the activations of the
+ * quantized matmuls): each of `rows` rows of kx f32 values at x (row
+ * stride kx) becomes kx_padded/32 q8_1 blocks (36 bytes: half d =
+ * max|x|/127, half Σx of the unquantized values, int8 q = roundf(x/d), 0
+ * for an all-zero block) at vy, rows back to back; positions past kx
+ * count as 0. kx_padded must be a multiple of 32, >= kx and < 2^31 (Candle
+ * passes kx rounded up to 512); any number of rows (launches of up to
+ * 65535). NaN inputs are undefined, as upstream's. */
+crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const float *x, void *vy, size_t kx,
+                             size_t kx_padded, size_t rows);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
  * parameter i, sizes[i] must equal its size (checked against the registry);

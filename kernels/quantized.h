@@ -310,5 +310,35 @@ CRK_DEV void get_rows(const Src *src0, const uint32_t *src1, float *dst, const i
         if (first == 0) plain_tail<S>(row, n, (size_t)ne00, out);
 }
 
+/* quantize_q8_1(x, vy, kx, kx_padded): row blockIdx.y·blockDim.y +
+ * threadIdx.y of x (kx values) into kx_padded/32 q8_1 blocks (half d,
+ * half Σx, int8 q[32]); a value a thread, grid-stride along the row. Each
+ * 32 consecutive lanes hold one block and reduce max|x| and Σx with xor
+ * butterflies of width 32 (half a wave64 on gfx9), as upstream's warp:
+ * blockDim.x and kx_padded must be multiples of 32 (Candle: 256, kx
+ * padded to 512). */
+template <int = 0> /* a template: the generated call spells it quantize_q8_1<>() */
+CRK_DEV void quantize_q8_1(const float *x, void *vy, const int kx, const int kx_padded) {
+    if (kx_padded <= 0) return;
+    const size_t iy = (size_t)blockDim.y * blockIdx.y + threadIdx.y, kp = (size_t)kx_padded;
+    const size_t k = kx > 0 ? (size_t)kx : 0;
+    uint8_t *row = (uint8_t *)vy + iy * (kp / 32) * 36;
+    for (size_t ix = (size_t)blockIdx.x * blockDim.x + threadIdx.x; ix < kp; ix += (size_t)gridDim.x * blockDim.x) {
+        const float xi = ix < k ? x[iy * k + ix] : 0.0f;
+        float amax = fabsf(xi), sum = xi;
+        for (int m = 16; m >= 1; m /= 2) { /* own + partner: every lane ends with the same values */
+            amax = fmaxf(amax, shfl_xor_w<32>(amax, m));
+            sum += shfl_xor_w<32>(sum, m);
+        }
+        const float d = amax / 127;
+        uint8_t *b = row + ix / 32 * 36;
+        b[4 + ix % 32] = (uint8_t)(int8_t)(amax == 0.0f ? 0 : (int)roundf(xi / d));
+        if (ix % 32 == 0) {
+            ((uint16_t *)b)[0] = f32_to_f16(d);
+            ((uint16_t *)b)[1] = f32_to_f16(sum);
+        }
+    }
+}
+
 } // namespace crk
 #endif

@@ -33,6 +33,7 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_UPSAMPLE: return "crk_upsample2d";
     case CRK_FAMILY_DEQUANTIZE: return "crk_dequantize";
     case CRK_FAMILY_GET_ROWS: return "crk_get_rows";
+    case CRK_FAMILY_QUANTIZE: return "crk_quantize_q8_1";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";

@@ -118,3 +118,29 @@ crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void
     }
     return CRK_OK;
 }
+
+crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const float *x, void *vy, size_t kx,
+                             size_t kx_padded, size_t rows) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_QUANTIZE, &st);
+    if (!ki) return st;
+    if (kx_padded % 32 || kx_padded < kx || kx_padded > INT_MAX)
+        return crk_fail(CRK_E_INVALID, "%s: kx_padded %zu must be a multiple of 32, at least kx (%zu) and below "
+                        "2^31 (Candle pads kx to a multiple of 512)", name, kx_padded, kx);
+    if (rows == 0 || kx_padded == 0) return CRK_OK;
+    if ((st = crk_need_ptr(name, "x", x)) != CRK_OK || (st = crk_need_ptr(name, "vy", vy)) != CRK_OK ||
+        (st = aligned(name, vy, 2)) != CRK_OK)
+        return st;
+    /* Candle's launch: 256 threads, grid (ceil(kx_padded/256), rows), rows in chunks of 65535 */
+    const unsigned block[3] = {256, 1, 1};
+    for (size_t done = 0; done < rows;) {
+        const size_t n = rows - done < 65535 ? rows - done : 65535;
+        arg_pack a = {.out = (char *)vy + done * (kx_padded / 32) * 36, .in = {x + done * kx}};
+        const double sc[2] = {(double)kx, (double)kx_padded};
+        if ((st = crk_pack_args(ki, &a, sc, 2, NULL)) != CRK_OK) return st;
+        const unsigned grid[3] = {(unsigned)((kx_padded + 255) / 256), (unsigned)n, 1};
+        if ((st = crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block)) != CRK_OK) return st;
+        done += n;
+    }
+    return CRK_OK;
+}

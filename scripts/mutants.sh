@@ -148,4 +148,6 @@ spawn nibble 'dequantize_block_q4_0_f32' quantized quantized.h '0,/const int shi
 spawn kscale 'dequantize_block_q4_K_f16' quantized quantized.h 's/sc = (q\[s + 4\] \& 0xF) | (q\[s - 4\] >> 6) << 4;/sc = (q[s + 4] \& 0xF) | (q[s - 3] >> 6) << 4;/'
 # quantized: crk_get_rows loses its row bound (an id past the source reads out of bounds)
 spawn rowbound 'crk_get_rows_q8_0' quantized quantized.h 's/if (id >= nrows) {/if (false) {/'
+# quantized: quantize_q8_1 reduces max|x| and the sum over 16 lanes, not the block's 32
+spawn q81width 'quantize_q8_1' quantized quantized.h 's|for (int m = 16; m >= 1; m /= 2) { /\* own + partner|for (int m = 8; m >= 1; m /= 2) { /* own + partner|'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

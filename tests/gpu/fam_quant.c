@@ -20,11 +20,17 @@
  *   q4_K 32), y = ceil(hidden/256) for f32/f16/bf16, ceil(hidden/512) for
  *   32-value types, hidden/256 for K types. Ids in range (upstream reads
  *   out of bounds otherwise).
+ * quantize_q8_1: Candle's launch (block 256, grid (ceil(kx_padded/256),
+ *   rows)) and crk_quantize_q8_1 (which must refuse a kx_padded that is not
+ *   a multiple of 32); rows of kx values padded to kx_padded (Candle: to
+ *   512), x at an odd offset, blocks of every magnitude, an all-zero block;
+ *   the q8_1 bytes equal ref_quantize_q8_1's, byte for byte.
  * crk_get_rows_<t> (ours, with nrows): crk_get_rows under libcrk's shape
  *   (Candle's names too run these), and a raw grid (ids, 2) of 64 threads
  *   under the other; ids past the source (R, R + 1000, 2^32 − 1) in every
  *   case of 9 or more ids must give rows of zeros. */
 #include "suite.h"
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,14 +39,15 @@ typedef struct {
     size_t blocks;                /* dequantize: blocks                          */
     size_t row_blocks, rows, ids; /* get_rows: blocks a row, source rows, ids    */
     size_t src_off, dst_off;      /* sliced: source blocks (rows) and output values skipped */
+    size_t q_rows, q_kx, q_kp;    /* quantize_q8_1: rows of kx values, padded to kp */
 } quant_case;
 static const quant_case QCASES[] = {
-    {"empty", 0, 2, 4, 0, 0, 0},
-    {"one block", 1, 1, 1, 1, 0, 0},
-    {"37 blocks; 50 ids, rows of 3 blocks", 37, 3, 11, 50, 0, 0},
-    {"sliced, unaligned output", 5, 2, 6, 9, 3, 1},
-    {"1000 blocks; 2000 ids", 1000, 2, 300, 2000, 0, 0},
-    {"4099 blocks; rows of 16 blocks", 4099, 16, 64, 64, 0, 0},
+    {"empty", 0, 2, 4, 0, 0, 0, 0, 32, 512},
+    {"one block", 1, 1, 1, 1, 0, 0, 1, 32, 32},
+    {"37 blocks; 50 ids, rows of 3 blocks; 3 rows of 1000 (1024)", 37, 3, 11, 50, 0, 0, 3, 1000, 1024},
+    {"sliced, unaligned output; x +1, 2 rows of 4113 (4608)", 5, 2, 6, 9, 3, 1, 2, 4113, 4608},
+    {"1000 blocks; 2000 ids; 70 rows of 4096", 1000, 2, 300, 2000, 0, 0, 70, 4096, 4096},
+    {"4099 blocks; rows of 16 blocks; 9 rows of 14336", 4099, 16, 64, 64, 0, 0, 9, 14336, 14336},
 };
 #define N_QCASES (sizeof QCASES / sizeof QCASES[0])
 
@@ -190,10 +197,53 @@ static int run_get_rows(suite_t *S, const crk_kernel_info *ki, const quant_case 
     return check_values(ki, cname, CRK_F32, got, q->dst_off, want, n, poison);
 }
 
+/* quantize_q8_1: values of every magnitude (a block's scale from 2^-20 to
+ * 2^20), an all-zero block; bytes compared with ref_quantize_q8_1. */
+static int run_quantize(suite_t *S, const crk_kernel_info *ki, const quant_case *q, const char *cname) {
+    const size_t xoff = q->src_off ? 1 : 0, nx = xoff + q->q_rows * q->q_kx, nq = q->q_rows * q->q_kp / 32 * 36;
+    float *x = (float *)S->host[0];
+    unsigned char *got = S->host[1], *want = S->host[2];
+    for (size_t i = 0; i < nx; i++) {
+        const double scale = ldexp(1.0, (int)((i / 32) * 7919 % 41) - 20);
+        x[i] = (float)((rng_unit(&S->rng) * 2 - 1) * scale);
+    }
+    if (q->q_rows && q->q_kx >= 96)
+        for (size_t i = 64; i < 96; i++) x[xoff + i] = 0.0f; /* block 2 of row 0: d = 0, q = 0 */
+    for (size_t r = 0; r < q->q_rows; r++)
+        ref_quantize_q8_1(x + xoff + r * q->q_kx, q->q_kx, q->q_kp, want + r * q->q_kp / 32 * 36);
+    const unsigned char poison = poison_byte(S);
+    memset(got, poison, nq + GUARD);
+    memset(want + nq, poison, GUARD);
+    if (upload(S, S->dev[0], x, nx * 4) || upload(S, S->dev[1], got, nq + GUARD)) return gpu_ok(CRK_E_GPU, ki, cname), 1;
+    const void *in[1] = {(const float *)S->dev[0] + xoff};
+    crk_status st = CRK_OK;
+    if (S->shape == SHAPE_CANDLE) { /* block 256, grid (ceil(kx_padded/256), rows) */
+        if (q->q_rows) {
+            const double sc[2] = {(double)q->q_kx, (double)q->q_kp};
+            raw_launch r = {NULL, 0, 0, 0, in, S->dev[1], sc, NULL, (unsigned)((q->q_kp + 255) / 256), {256, 1, 1}, 0};
+            st = launch_raw_2d(S, ki, &r, (unsigned)q->q_rows);
+        }
+    } else {
+        st = crk_quantize_q8_1(S->ctx, NULL, ki->name, in[0], S->dev[1], q->q_kx, q->q_kp, q->q_rows);
+        if (st == CRK_OK && (crk_quantize_q8_1(S->ctx, NULL, ki->name, in[0], S->dev[1], 40, 33, 1) != CRK_E_INVALID ||
+                             !strstr(crk_last_error(), "multiple of 32")))
+            return printf("FAIL %s [%s]: kx_padded 33 was not refused: %s\n", ki->name, cname, crk_last_error()), 1;
+    }
+    if (finish(S, st, ki, cname, got, S->dev[1], nq + GUARD)) return 1;
+    for (size_t i = 0; i < nq + GUARD; i++)
+        if (got[i] != want[i]) {
+            printf("FAIL %s [%s] %s byte %zu (block %zu, byte %zu): got 0x%02x want 0x%02x\n", ki->name, cname,
+                   i < nq ? "output" : "guard zone", i, i / 36, i % 36, got[i], want[i]);
+            return 1;
+        }
+    return 0;
+}
+
 int run_quant(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const quant_case *q = &QCASES[lc - CASES];
     char cn[128];
     snprintf(cn, sizeof cn, "%s%s", q->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");
+    if (ki->family_id == CRK_FAMILY_QUANTIZE) return run_quantize(S, ki, q, cn);
     return is_get_rows(ki) ? run_get_rows(S, ki, q, cn) : run_dequantize(S, ki, q, cn);
 }
 
@@ -207,6 +257,7 @@ size_t quant_elements(const layout_case *lc, const crk_kernel_info *ki) {
     const size_t i = (size_t)(lc - CASES);
     if (i >= N_QCASES) return 0;
     const quant_case *q = &QCASES[i];
+    if (ki->family_id == CRK_FAMILY_QUANTIZE) return q->q_rows * q->q_kp;
     if (is_get_rows(ki)) return q->ids * row_values(ki, q);
     return q->blocks * ref_ggml_block_values((ref_ggml_type)ggml_type(ki));
 }
