@@ -142,6 +142,14 @@ static const gen_param SIG_GET_ROWS_CHECKED_F32[] = GET_ROWS(PT_FLOAT, P_SIZE("n
 static const gen_param SIG_GET_ROWS_CHECKED_F16[] = GET_ROWS(PT_F16, P_SIZE("nrows"),);
 static const gen_param SIG_GET_ROWS_CHECKED_BF16[] = GET_ROWS(PT_BF16, P_SIZE("nrows"),);
 #undef GET_ROWS
+/* dequantize_mul_mat_vec_*: upstream spells y "yy" and nrows non-const for
+ * the K types, and q5_k has no nrows */
+static const gen_param SIG_DMMV[] = {P_IN("vx", PT_VOID), P_IN("y", PT_FLOAT), P_OUT("dst", PT_FLOAT), P_INT("ncols"),
+                                     P_INT("nrows"), {0}};
+static const gen_param SIG_DMMV_K[] = {P_IN("vx", PT_VOID), P_IN("yy", PT_FLOAT), P_OUT("dst", PT_FLOAT), P_INT("ncols"),
+                                       {"nrows", CRK_ROLE_SCALAR, PT_INT, PM_VALUE}, {0}};
+static const gen_param SIG_DMMV_Q5K[] = {P_IN("vx", PT_VOID), P_IN("yy", PT_FLOAT), P_OUT("dst", PT_FLOAT),
+                                         P_INT("ncols"), {0}};
 static const gen_param SIG_QUANTIZE_Q8_1[] = {P_IN("x", PT_FLOAT), P_OUT("vy", PT_VOID), P_INT("kx"),
                                               P_INT("kx_padded"), {0}};
 
@@ -237,6 +245,14 @@ static const gen_op GET_ROWS_OPS[] = {
 };
 #undef QR
 #undef Q
+#define DM(op, B, sig) {op, "crk::" B, sig, 0, NULL, 0}
+static const gen_op DMMV_OPS[] = {
+    DM("q4_0_cuda", "BlockQ4_0", SIG_DMMV), DM("q4_1_cuda", "BlockQ4_1", SIG_DMMV), DM("q5_0_cuda", "BlockQ5_0", SIG_DMMV),
+    DM("q5_1_cuda", "BlockQ5_1", SIG_DMMV), DM("q8_0_cuda", "BlockQ8_0", SIG_DMMV), DM("q2_k", "BlockQ2_K", SIG_DMMV_K),
+    DM("q3_k", "BlockQ3_K", SIG_DMMV_K),    DM("q4_k", "BlockQ4_K", SIG_DMMV_K),    DM("q5_k", "BlockQ5_K", SIG_DMMV_Q5K),
+    DM("q6_k", "BlockQ6_K", SIG_DMMV_K),
+};
+#undef DM
 static const gen_op QUANTIZE_OPS[] = {{"quantize_q8_1", "crk::quantize_q8_1", NULL, 0, NULL, 0}};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL, 0}};
 #define OPS(a) a, sizeof a / sizeof a[0]
@@ -351,6 +367,8 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                                up_all, GGML},
     [CRK_FAMILY_GET_ROWS] = {"get_rows", MOD_QUANTIZED, "quantized.h", "crk::get_rows", "get_rows_", 0, 0, {0},
                              SIG_GET_ROWS, OPS(GET_ROWS_OPS), "f8_e4m3", up_not_ours, GGML},
+    [CRK_FAMILY_DMMV] = {"dmmv", MOD_QUANTIZED, "quantized.h", "crk::dmmv", "dequantize_mul_mat_vec_", 0, 0, {0},
+                         SIG_DMMV, OPS(DMMV_OPS), "f8_e4m3", up_all, GGML},
     [CRK_FAMILY_QUANTIZE] = {"quantize", MOD_QUANTIZED, "quantized.h", NULL, "", 0, 0, {0}, SIG_QUANTIZE_Q8_1,
                              OPS(QUANTIZE_OPS), "f8_e4m3", up_all, GGML},
 };

@@ -97,6 +97,7 @@ typedef enum {
     CRK_FAMILY_DEQUANTIZE, /* dequantize_block_<ggml type>_{f16,f32}: module "quantized" */
     CRK_FAMILY_GET_ROWS,  /* get_rows_<ggml type|f32|f16|bf16>, crk_get_rows_*: module "quantized" */
     CRK_FAMILY_QUANTIZE,  /* quantize_q8_1: module "quantized"            */
+    CRK_FAMILY_DMMV,      /* dequantize_mul_mat_vec_*: module "quantized" */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -509,6 +510,14 @@ crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void
  * count as 0. kx_padded must be a multiple of 32, >= kx and < 2^31 (Candle
  * passes kx rounded up to 512); any number of rows (launches of up to
  * 65535). NaN inputs are undefined, as upstream's. */
+/* dequantize_mul_mat_vec_<type> (Candle's DMMV, used with
+ * set_force_dmmv): dst[r] = Σ_k W[r, k]·y[k] in f32 for the nrows x
+ * ncols GGML matrix vx (rows of ncols/block blocks) and the f32 vector y.
+ * ncols must be whole blocks, nrows and ncols below 2^31. Sums run in a
+ * different order from upstream's (a block of threads a row, a tree
+ * across it): results agree within f32 rounding, not bit for bit. */
+crk_status crk_dequantize_mul_mat_vec(crk_ctx *ctx, crk_stream s, const char *name, const void *vx, const float *y,
+                                      float *dst, size_t ncols, size_t nrows);
 crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const float *x, void *vy, size_t kx,
                              size_t kx_padded, size_t rows);
 

@@ -310,6 +310,43 @@ CRK_DEV void get_rows(const Src *src0, const uint32_t *src1, float *dst, const i
         if (first == 0) plain_tail<S>(row, n, (size_t)ne00, out);
 }
 
+/* dequantize_mul_mat_vec_<type>(vx, y, dst, ncols[, nrows]): dst[row] =
+ * Σ_k W[row, k]·y[k], a block a row (rows grid-stride; q5_k, which has no
+ * nrows, a row a block: the grid is the row count). The block's threads
+ * take chunks of 8 values (the ggml dequantize arithmetic of get_rows),
+ * each summing its own in f32; the partial sums meet in shared memory and
+ * thread 0 adds them in thread order. Any block of up to 1024 threads. */
+template <class B>
+CRK_DEV void dmmv_rows(const uint8_t *vx, const float *y, float *dst, size_t ncols, size_t first, size_t nrows) {
+    __shared__ float part[1024];
+    const size_t nchunks = ncols / B::values * (B::values / 8), row_bytes = ncols / B::values * B::bytes;
+    const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y;
+    for (size_t row = first; row < nrows; row += gridDim.x) {
+        const uint8_t *w = vx + row * row_bytes;
+        float acc = 0.0f;
+        for (size_t c = t; c < nchunks; c += nt) {
+            float v[8];
+            block_chunk<8, FORM_GET_ROWS, B>(w, c, v);
+            for (int i = 0; i < 8; i++) acc = fmaf(v[i], y[c * 8 + i], acc);
+        }
+        part[t] = acc;
+        block_barrier();
+        if (t == 0) {
+            float sum = 0.0f;
+            for (unsigned i = 0; i < nt; i++) sum += part[i];
+            dst[row] = sum;
+        }
+        block_barrier();
+    }
+}
+template <class B> CRK_DEV void dmmv(const void *vx, const float *y, float *dst, const int ncols, const int nrows) {
+    if (ncols > 0 && nrows > 0) dmmv_rows<B>((const uint8_t *)vx, y, dst, (size_t)ncols, blockIdx.x, (size_t)nrows);
+}
+template <class B> CRK_DEV void dmmv(const void *vx, const float *y, float *dst, const int ncols) {
+    if (ncols <= 0) return; /* q5_k: row blockIdx.x of gridDim.x rows */
+    dmmv_rows<B>((const uint8_t *)vx, y, dst, (size_t)ncols, blockIdx.x, (size_t)blockIdx.x + 1);
+}
+
 /* quantize_q8_1(x, vy, kx, kx_padded): row blockIdx.y·blockDim.y +
  * threadIdx.y of x (kx values) into kx_padded/32 q8_1 blocks (half d,
  * half Σx, int8 q[32]); a value a thread, grid-stride along the row. Each

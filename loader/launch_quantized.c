@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_GRID 0x7FFFFFFFu
 
@@ -23,9 +24,13 @@ static const struct {
     {"q8_K", 256, 292}, {"f32", 1, 4},      {"f16", 1, 2},      {"bf16", 1, 2},
 };
 
+/* type: as TYPES spells it, or as the DMMV names do ("q4_0_cuda", "q4_k") */
 static int type_of(const char *type, size_t *values, size_t *bytes) {
-    for (size_t i = 0; i < sizeof TYPES / sizeof TYPES[0]; i++)
-        if (!strcmp(TYPES[i].type, type)) return *values = TYPES[i].values, *bytes = TYPES[i].bytes, 1;
+    for (size_t i = 0; i < sizeof TYPES / sizeof TYPES[0]; i++) {
+        const size_t l = strlen(TYPES[i].type);
+        if (!strncasecmp(TYPES[i].type, type, l) && (type[l] == 0 || !strcmp(type + l, "_cuda")))
+            return *values = TYPES[i].values, *bytes = TYPES[i].bytes, 1;
+    }
     return 0;
 }
 
@@ -143,4 +148,26 @@ crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const
         done += n;
     }
     return CRK_OK;
+}
+
+crk_status crk_dequantize_mul_mat_vec(crk_ctx *ctx, crk_stream s, const char *name, const void *vx, const float *y,
+                                      float *dst, size_t ncols, size_t nrows) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_DMMV, &st);
+    if (!ki) return st;
+    size_t values, bytes;
+    if (!type_of(ki->op, &values, &bytes)) return crk_fail(CRK_E_SIGNATURE, "%s: unknown GGML type '%s'", name, ki->op);
+    if ((st = whole_blocks(name, "ncols", ncols, values, ki->op)) != CRK_OK) return st;
+    if (ncols > INT_MAX || nrows > INT_MAX)
+        return crk_fail(CRK_E_INVALID, "%s: %zu x %zu: the kernel's sizes are int (below 2^31)", name, nrows, ncols);
+    if (nrows == 0) return CRK_OK;
+    if ((st = crk_need_ptr(name, "vx", vx)) != CRK_OK || (st = crk_need_ptr(name, "y", y)) != CRK_OK ||
+        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK || (st = aligned(name, vx, 2)) != CRK_OK)
+        return st;
+    /* a block a row (q5_k knows its rows by the grid): 32 threads, 128 for long rows */
+    arg_pack a = {.out = dst, .in = {vx, y}};
+    const double sc[2] = {(double)ncols, (double)nrows};
+    if ((st = crk_pack_args(ki, &a, sc, 2, NULL)) != CRK_OK) return st;
+    const unsigned grid[3] = {(unsigned)nrows, 1, 1}, block[3] = {ncols >= 4096 ? 128 : 32, 1, 1};
+    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }

@@ -150,4 +150,6 @@ spawn kscale 'dequantize_block_q4_K_f16' quantized quantized.h 's/sc = (q\[s + 4
 spawn rowbound 'crk_get_rows_q8_0' quantized quantized.h 's/if (id >= nrows) {/if (false) {/'
 # quantized: quantize_q8_1 reduces max|x| and the sum over 16 lanes, not the block's 32
 spawn q81width 'quantize_q8_1' quantized quantized.h 's|for (int m = 16; m >= 1; m /= 2) { /\* own + partner|for (int m = 8; m >= 1; m /= 2) { /* own + partner|'
+# quantized: DMMV runs one row past nrows (reads past the matrix, writes past dst)
+spawn dmmvbound 'dequantize_mul_mat_vec_q4_k' quantized quantized.h 's/for (size_t row = first; row < nrows; row += gridDim.x)/for (size_t row = first; row <= nrows; row += gridDim.x)/'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

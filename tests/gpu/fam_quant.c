@@ -25,6 +25,10 @@
  *   a multiple of 32); rows of kx values padded to kx_padded (Candle: to
  *   512), x at an odd offset, blocks of every magnitude, an all-zero block;
  *   the q8_1 bytes equal ref_quantize_q8_1's, byte for byte.
+ * dequantize_mul_mat_vec_*: Candle's launch (block 32, grid nrows) and
+ *   crk_dequantize_mul_mat_vec (32 or 128 threads a row); rows = the
+ *   case's ids, columns its row blocks; within f32 rounding of the
+ *   reference (run_dmmv says how much).
  * crk_get_rows_<t> (ours, with nrows): crk_get_rows under libcrk's shape
  *   (Candle's names too run these), and a raw grid (ids, 2) of 64 threads
  *   under the other; ids past the source (R, R + 1000, 2^32 − 1) in every
@@ -33,6 +37,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct {
     const char *name;
@@ -239,11 +244,64 @@ static int run_quantize(suite_t *S, const crk_kernel_info *ki, const quant_case 
     return 0;
 }
 
+/* The GGML type of a DMMV kernel ("q4_0_cuda", "q4_k"). */
+static ref_ggml_type dmmv_type(const crk_kernel_info *ki) {
+    for (int i = 0; i < REF_GGML_COUNT; i++)
+        if (!strncasecmp(ki->op, ref_ggml_name((ref_ggml_type)i), 4)) return (ref_ggml_type)i;
+    return REF_GGML_COUNT;
+}
+
+/* dequantize_mul_mat_vec_*: q->ids rows of q->row_blocks blocks, y in
+ * [-1, 1). The reference sums the reference's weights times y in double;
+ * each thread of the kernel sums its share (at most ncols/32·... terms) in
+ * f32 and the shares are added in f32, so the error is below
+ * (ncols/32 + 64)·2^-24 times Σ|w·y| (a sequential f32 sum of m terms is
+ * off by at most m·u of the sum of magnitudes; 32 or more threads a row
+ * leave at most ncols/32 terms a thread, plus the adds across threads).
+ * A wrong nibble, scale or row is off by far more. */
+static int run_dmmv(suite_t *S, const crk_kernel_info *ki, const quant_case *q, const char *cname) {
+    const ref_ggml_type t = dmmv_type(ki);
+    const size_t vals = ref_ggml_block_values(t), bytes = ref_ggml_block_bytes(t);
+    const size_t nrows = q->ids, ncols = q->row_blocks * vals, nb = nrows * q->row_blocks;
+    unsigned char *w = S->host[0];
+    float *y = (float *)S->host[3], *got = (float *)S->host[1], *row = (float *)S->host[4];
+    ref_ggml_random_blocks(t, w, nb, next_bits, &S->rng);
+    for (size_t k = 0; k < ncols; k++) y[k] = (float)(rng_unit(&S->rng) * 2 - 1);
+    const unsigned char poison = poison_byte(S);
+    memset(got, poison, (nrows + GUARD) * 4);
+    if (upload(S, S->dev[0], w, nb * bytes) || upload(S, S->dev[2], y, ncols * 4) ||
+        upload(S, S->dev[1], got, (nrows + GUARD) * 4))
+        return gpu_ok(CRK_E_GPU, ki, cname), 1;
+    crk_status st = CRK_OK;
+    if (S->shape == SHAPE_CANDLE) { /* block 32, grid nrows */
+        if (nrows) {
+            const void *in[2] = {S->dev[0], S->dev[2]};
+            const double sc[2] = {(double)ncols, (double)nrows};
+            raw_launch r = {NULL, 0, 0, 0, in, S->dev[1], sc, NULL, (unsigned)nrows, {32, 1, 1}, 0};
+            st = launch_raw_2d(S, ki, &r, 1);
+        }
+    } else {
+        st = crk_dequantize_mul_mat_vec(S->ctx, NULL, ki->name, S->dev[0], S->dev[2], S->dev[1], ncols, nrows);
+    }
+    if (finish(S, st, ki, cname, got, S->dev[1], (nrows + GUARD) * 4)) return 1;
+    for (size_t r = 0; r < nrows; r++) {
+        ref_ggml_get_rows(t, w + r * q->row_blocks * bytes, q->row_blocks, row);
+        double want = 0, mag = 0;
+        for (size_t k = 0; k < ncols; k++) want += (double)row[k] * y[k], mag += fabs((double)row[k] * y[k]);
+        const double tol = ldexp((double)(ncols / 32 + 64), -24) * mag;
+        if (!(fabs((double)got[r] - want) <= tol)) /* NaN fails */
+            return printf("FAIL %s [%s] row %zu of %zu (%zu columns): got %.9g want %.9g (tolerance %.3g)\n", ki->name,
+                          cname, r, nrows, ncols, (double)got[r], want, tol), 1;
+    }
+    return guard_bad(ki, cname, (const unsigned char *)(got + nrows), GUARD * 4, poison);
+}
+
 int run_quant(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     const quant_case *q = &QCASES[lc - CASES];
     char cn[128];
     snprintf(cn, sizeof cn, "%s%s", q->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");
     if (ki->family_id == CRK_FAMILY_QUANTIZE) return run_quantize(S, ki, q, cn);
+    if (ki->family_id == CRK_FAMILY_DMMV) return run_dmmv(S, ki, q, cn);
     return is_get_rows(ki) ? run_get_rows(S, ki, q, cn) : run_dequantize(S, ki, q, cn);
 }
 
@@ -258,6 +316,7 @@ size_t quant_elements(const layout_case *lc, const crk_kernel_info *ki) {
     if (i >= N_QCASES) return 0;
     const quant_case *q = &QCASES[i];
     if (ki->family_id == CRK_FAMILY_QUANTIZE) return q->q_rows * q->q_kp;
+    if (ki->family_id == CRK_FAMILY_DMMV) return q->ids * q->row_blocks * ref_ggml_block_values(dmmv_type(ki));
     if (is_get_rows(ki)) return q->ids * row_values(ki, q);
     return q->blocks * ref_ggml_block_values((ref_ggml_type)ggml_type(ki));
 }

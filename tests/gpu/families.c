@@ -64,4 +64,5 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_DEQUANTIZE] = {run_quant, quant_applies, quant_elements},
     [CRK_FAMILY_GET_ROWS] = {run_quant, quant_applies, quant_elements},
     [CRK_FAMILY_QUANTIZE] = {run_quant, quant_applies, quant_elements},
+    [CRK_FAMILY_DMMV] = {run_quant, quant_applies, quant_elements},
 };

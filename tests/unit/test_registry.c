@@ -61,9 +61,10 @@ END_TEST
 static int tsv_family_ours(const char *family, const char *name) {
     /* reduce: the fast_* kernels and upstream's unused atomic sum_* */
     if (!strcmp(family, "reduce")) return !strncmp(name, "fast_", 5) || !strncmp(name, "sum_", 4);
-    /* quantized: so far dequantize_block_*, get_rows_* and quantize_q8_1 */
+    /* quantized: so far dequantize_block_*, get_rows_*, quantize_q8_1 and the DMMV kernels */
     if (!strcmp(family, "quantized"))
-        return !strncmp(name, "dequantize_block_", 17) || !strncmp(name, "get_rows_", 9) || !strcmp(name, "quantize_q8_1");
+        return !strncmp(name, "dequantize_block_", 17) || !strncmp(name, "get_rows_", 9) ||
+               !strcmp(name, "quantize_q8_1") || !strncmp(name, "dequantize_mul_mat_vec_", 23);
     static const char *const ours[] = {"unary", "cast",    "ternary", "affine", "copy", "binary",
                                        "cmp",   "fill",    "softmax", "norm",   "rope", "indexing", "sort",
                                        "conv",  "pool",    "upsample"};
@@ -104,9 +105,9 @@ START_TEST(parity_with_candle_table) {
     fclose(f);
     /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set),
      * fast_* and sum_*, softmax, norm, rope, indexing, sort, conv, pool, upsample, dequantize, get_rows,
-     * quantize_q8_1 */
+     * quantize_q8_1, dequantize_mul_mat_vec */
     ck_assert_uint_eq(upstream_rows,
-                      58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 5 + 4 + 8 + 12 + 125 + 14 + 42 + 12 + 12 + 22 + 13 + 1);
+                      58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 5 + 4 + 8 + 12 + 125 + 14 + 42 + 12 + 12 + 22 + 13 + 1 + 10);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -210,7 +211,7 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_CONV] = {"conv", 1, 0, -1, -1, -1},   [CRK_FAMILY_POOL] = {"pool", 1, 0, 1, 1, 4},
         [CRK_FAMILY_UPSAMPLE] = {"upsample", 0, 0, 1, 1, -1},
         [CRK_FAMILY_DEQUANTIZE] = {"dequantize", 0, 0, 0, 1, -1}, [CRK_FAMILY_GET_ROWS] = {"get_rows", 0, 0, 0, 2, -1},
-        [CRK_FAMILY_QUANTIZE] = {"quantize", 0, 0, 0, 1, 2},
+        [CRK_FAMILY_QUANTIZE] = {"quantize", 0, 0, 0, 1, 2}, [CRK_FAMILY_DMMV] = {"dmmv", 0, 0, 0, 2, -1},
     };
     /* module conv: scalars and inputs per op (fact sheet §4.14-§4.16) */
     static const struct {
@@ -223,7 +224,7 @@ START_TEST(parameters_have_roles) {
     static const uint8_t geometry[CRK_FAMILY_COUNT] = {
         [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS,
         [CRK_FAMILY_SORT] = CRK_GEOM_SORT, [CRK_FAMILY_DEQUANTIZE] = CRK_GEOM_GGML, [CRK_FAMILY_GET_ROWS] = CRK_GEOM_GGML,
-        [CRK_FAMILY_QUANTIZE] = CRK_GEOM_GGML};
+        [CRK_FAMILY_QUANTIZE] = CRK_GEOM_GGML, [CRK_FAMILY_DMMV] = CRK_GEOM_GGML};
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
         ck_assert_uint_lt(ki->family_id, CRK_FAMILY_COUNT);
@@ -271,6 +272,7 @@ START_TEST(parameters_have_roles) {
                             /* dequantize: k of the 32-value types; get_rows: ne00, nb01 (crk_*: nrows) */
                             : ki->family_id == CRK_FAMILY_DEQUANTIZE ? (strchr(ki->op, 'K') == NULL)
                             : ki->family_id == CRK_FAMILY_GET_ROWS   ? 2 + !strncmp(ki->op, "crk_", 4)
+                            : ki->family_id == CRK_FAMILY_DMMV       ? 2 - !strcmp(ki->op, "q5_k") /* no nrows */
                                                                    : unary1;
         const int numel = fam[ki->family_id].numel >= 0 ? fam[ki->family_id].numel : is || gather;
         const int num_dims = fam[ki->family_id].num_dims >= 0 ? fam[ki->family_id].num_dims : is;
