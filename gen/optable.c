@@ -244,15 +244,13 @@ static const gen_op GET_ROWS_OPS[] = {
     {"bf16", "crk::bf16", SIG_GET_ROWS_BF16, 0, NULL, 0},  {"crk_get_rows_bf16", "crk::bf16", SIG_GET_ROWS_CHECKED_BF16, 0, NULL, 0},
 };
 #undef QR
-#undef Q
-#define DM(op, B, sig) {op, "crk::" B, sig, 0, NULL, 0}
 static const gen_op DMMV_OPS[] = {
-    DM("q4_0_cuda", "BlockQ4_0", SIG_DMMV), DM("q4_1_cuda", "BlockQ4_1", SIG_DMMV), DM("q5_0_cuda", "BlockQ5_0", SIG_DMMV),
-    DM("q5_1_cuda", "BlockQ5_1", SIG_DMMV), DM("q8_0_cuda", "BlockQ8_0", SIG_DMMV), DM("q2_k", "BlockQ2_K", SIG_DMMV_K),
-    DM("q3_k", "BlockQ3_K", SIG_DMMV_K),    DM("q4_k", "BlockQ4_K", SIG_DMMV_K),    DM("q5_k", "BlockQ5_K", SIG_DMMV_Q5K),
-    DM("q6_k", "BlockQ6_K", SIG_DMMV_K),
+    Q("q4_0_cuda", "BlockQ4_0", SIG_DMMV), Q("q4_1_cuda", "BlockQ4_1", SIG_DMMV), Q("q5_0_cuda", "BlockQ5_0", SIG_DMMV),
+    Q("q5_1_cuda", "BlockQ5_1", SIG_DMMV), Q("q8_0_cuda", "BlockQ8_0", SIG_DMMV), Q("q2_k", "BlockQ2_K", SIG_DMMV_K),
+    Q("q3_k", "BlockQ3_K", SIG_DMMV_K),    Q("q4_k", "BlockQ4_K", SIG_DMMV_K),    Q("q5_k", "BlockQ5_K", SIG_DMMV_Q5K),
+    Q("q6_k", "BlockQ6_K", SIG_DMMV_K),
 };
-#undef DM
+#undef Q
 static const gen_op QUANTIZE_OPS[] = {{"quantize_q8_1", "crk::quantize_q8_1", NULL, 0, NULL, 0}};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL, 0}};
 #define OPS(a) a, sizeof a / sizeof a[0]
