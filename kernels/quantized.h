@@ -1,11 +1,14 @@
 /* quantized.h — module "quantized" (fact sheet §4.18): GGML weight blocks
- * dequantized (dequantize_block_*) and gathered by rows (get_rows_*).
+ * dequantized (dequantize_block_*), gathered by rows (get_rows_*) and
+ * multiplied with an f32 vector (DMMV, dequantize_mul_mat_vec_*), and the
+ * q8_1 activation quantizer (quantize_q8_1).
  *
- * Every kernel works in chunks of 8 consecutive values of one block: a
- * chunk shares its block's scales (K-quant sub-blocks hold 16 or 32
- * values), and its 8 outputs go out as one or two 16-byte stores where the
- * destination is aligned. Blocks are read as bytes (little-endian halves),
- * so no alignment is assumed of them.
+ * Every kernel works in chunks of W consecutive values of one block (W =
+ * 1, 2, 4 or 8, picked from the grid so that Candle's launches keep every
+ * thread busy): a chunk shares its block's scales (K-quant sub-blocks
+ * hold 16 or 32 values), and its outputs go out as wide stores where the
+ * destination is aligned. Blocks must be 2-byte aligned, as upstream's
+ * structs of halves (libcrk checks).
  *
  * Arithmetic is upstream's, in f32: "d·q + m" forms are one fmaf, as nvcc
  * contracts them; products of three go left to right. q4_0 differs between
@@ -19,14 +22,15 @@
  *     blocks; _{q5_0,q5_1}: k = number of values (upstream's two
  *     conventions, kept); grid-stride, so any grid covers them. 64-bit
  *     offsets: libcrk splits work past int k into several launches.
- *   dequantize_block_<K type>(vx, y): super-block blockIdx.x (grid = the
- *     super-blocks, as Candle launches it); the block's threads loop.
+ *   dequantize_block_<K type>(vx, y): super-block blockIdx.x·blockDim.y +
+ *     threadIdx.y (Candle: blockIdx.x); grid·blockDim.y = the super-blocks.
  *   get_rows_*(src0, src1, dst, ne00, nb01): output row blockIdx.x gets
  *     source row src1[blockIdx.x] (nb01 bytes apart); (blockIdx.y,
  *     threadIdx.x) loop over its chunks, so Candle's grid_y (or any) works.
  *     Upstream does not know the source's row count, and reads out of
  *     bounds for a bad id; crk_get_rows_* take it (nrows) and write zeros
- *     for such a row. ne00 counts values; of a block type, whole blocks. */
+ *     for such a row. ne00 counts values; of a block type, whole blocks.
+ *   DMMV and quantize_q8_1: see their functions below. */
 #ifndef CRK_QUANTIZED_H
 #define CRK_QUANTIZED_H
 #include "elementwise.h"
