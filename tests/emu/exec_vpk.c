@@ -3,6 +3,7 @@
  * for the low result, op_sel_hi for the high one; neg_lo/neg_hi negate
  * per half (for mix ops they are neg and abs of each source). */
 #include "exec_valu.h"
+#include <stdint.h>
 
 static int prep(ex_ctx *c, ex_src *s, int n, ex_ty t)
 {
@@ -147,6 +148,36 @@ static int pk_16(ex_ctx *c)
     return EMU_STEP_OK;
 }
 
+/* v_dot4_i32_i8 / v_dot4_u32_u8 (gfx9) and v_dot4_i32_iu8 (gfx11, where
+ * neg_lo bit i makes source i signed): the four byte products of src0 and
+ * src1 added to the 32-bit src2; clamp saturates to the result's range,
+ * else the sum wraps. The integer dot products of the quantized matmuls. */
+static int dot4(ex_ctx *c)
+{
+    const isa_inst *in = c->in;
+    const unsigned op = in->op;
+    ex_src s[3];
+    uint32_t *d[1];
+    if (prep(c, s, 3, TY_B32) || dst_rows(c, 1, d))
+        return EMU_STEP_ERROR;
+    const int u = op == ISA_OP_v_dot4_u32_u8;
+    const int sa = op == ISA_OP_v_dot4_i32_i8 || (op == ISA_OP_v_dot4_i32_iu8 && (in->neg & 1));
+    const int sb = op == ISA_OP_v_dot4_i32_i8 || (op == ISA_OP_v_dot4_i32_iu8 && (in->neg & 2));
+    LANES {
+        const uint32_t a = ex_s32(&s[0], l), b = ex_s32(&s[1], l), cc = ex_s32(&s[2], l);
+        int64_t acc = u ? (int64_t)cc : (int64_t)(int32_t)cc;
+        for (int k = 0; k < 4; k++) {
+            const uint32_t x = (a >> (8 * k)) & 0xFF, y = (b >> (8 * k)) & 0xFF;
+            acc += (int64_t)(sa ? (int8_t)x : (int)x) * (sb ? (int8_t)y : (int)y);
+        }
+        if (in->clamp)
+            acc = u ? (acc > 0xFFFFFFFFll ? 0xFFFFFFFFll : acc)
+                    : (acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc);
+        d[0][l] = (uint32_t)acc;
+    } END
+    return EMU_STEP_OK;
+}
+
 /* v_fma_mix*: each source is f32, or (op_sel_hi) an f16 half picked by op_sel */
 static int mix(ex_ctx *c)
 {
@@ -195,6 +226,8 @@ int ex_vop3p(ex_ctx *c)
         return pk_mov(c);
     case ISA_OP_v_fma_mix_f32: case ISA_OP_v_fma_mixlo_f16: case ISA_OP_v_fma_mixhi_f16:
         return mix(c);
+    case ISA_OP_v_dot4_i32_i8: case ISA_OP_v_dot4_u32_u8: case ISA_OP_v_dot4_i32_iu8:
+        return dot4(c);
     default:
         return pk_16(c);
     }

@@ -644,8 +644,28 @@ static const uint8_t k_pk[] = {
     0x0e,0x40,0x81,0xd3,0x01,0x07,0x02,0x18, /* v_pk_mul_lo_u16 v14, v1, v3 */
     0x10,0x00,0x92,0xd2,0x12,0x03,0x01,0x00, /* v_trig_preop_f64 v[16:17], v[18:19], 1 */
     0x0f,0x00,0xce,0xd1,0x00,0x03,0x12,0x02, /* v_alignbit_b32 v15, v0, v1, 4 */
+    0x18,0x40,0xa8,0xd3,0x1c,0x3b,0x7a,0x1c, /* v_dot4_i32_i8 v24, v28, v29, v30 */
+    0x19,0xc0,0xa8,0xd3,0x1c,0x3b,0x7a,0x1c, /* v_dot4_i32_i8 v25, v28, v29, v30 clamp */
+    0x1a,0x40,0xa9,0xd3,0x1c,0x3b,0x7a,0x1c, /* v_dot4_u32_u8 v26, v28, v29, v30 */
     0x00,0x00,0x81,0xbf, /* s_endpgm */
 };
+/* gfx11's one 8-bit dot product, signedness by neg_lo */
+static const uint8_t k_dot11[] = {
+    0x18,0x40,0x16,0xcc,0x14,0x2b,0x5a,0x7c, /* v_dot4_i32_iu8 v24, v20, v21, v22 neg_lo:[1,1,0] */
+    0x19,0x40,0x16,0xcc,0x14,0x2b,0x5a,0x3c, /* v_dot4_i32_iu8 v25, v20, v21, v22 neg_lo:[1,0,0] */
+    0x1a,0x40,0x16,0xcc,0x14,0x2b,0x5a,0x1c, /* v_dot4_i32_iu8 v26, v20, v21, v22 */
+    0x00,0x00,0xb0,0xbf, /* s_endpgm */
+};
+
+/* The byte products of a and b (signed or not) plus c, in 64 bits. */
+static int64_t dot4_ref(uint32_t a, uint32_t b, int64_t c, int sa, int sb)
+{
+    for (int k = 0; k < 4; k++) {
+        const int x = (int)((a >> (8 * k)) & 0xFF), y = (int)((b >> (8 * k)) & 0xFF);
+        c += (int64_t)(sa && x > 127 ? x - 256 : x) * (sb && y > 127 ? y - 256 : y);
+    }
+    return c;
+}
 
 /* bits k..k+52 (from 1, after the binary point) of 2/pi, from its
  * well-known hex expansion, independent of the emulator's table */
@@ -668,6 +688,7 @@ static void test_pk(void)
     for (int l = 0; l < 64; l++) {
         vgpr[0][l] = fu(1.5f), vgpr[1][l] = 0xc0104200u, vgpr[2][l] = fu(3.0f), vgpr[3][l] = fu(0.25f);
         vgpr[10][l] = 0xabcd1234u, vgpr[20][l] = 0x0c050703u;
+        vgpr[28][l] = 0x80FF7F05u, vgpr[29][l] = 0x81FE7F03u, vgpr[30][l] = 0x7FFFFF00u;
         vgpr[18][l] = (uint32_t)one, vgpr[19][l] = (uint32_t)(one >> 32);
     }
     if (run(&w))
@@ -687,6 +708,31 @@ static void test_pk(void)
     CHECK(tp == du(ldexp((double)two_over_pi_bits(54), -106)), "v_trig_preop_f64(1.0, 1) = %016llx",
           (unsigned long long)tp);
     CHECK(vgpr[15][l] == (0xc0104200u >> 4 | fu(1.5f) << 28), "v_alignbit_b32");
+    /* v28/v29: bytes with the sign bit set and not; v30: near INT32_MAX, so
+     * the signed sum wraps (no clamp) or saturates (clamp) */
+    const uint32_t a = 0x80FF7F05u, b = 0x81FE7F03u, acc = 0x7FFFFF00u;
+    const int64_t ss = dot4_ref(a, b, (int32_t)acc, 1, 1), uu = dot4_ref(a, b, acc, 0, 0);
+    CHECK(ss > INT32_MAX, "the test's signed sum overflows");
+    CHECK(vgpr[24][l] == (uint32_t)ss, "v_dot4_i32_i8 = %08x", vgpr[24][l]);
+    CHECK(vgpr[25][l] == 0x7FFFFFFFu, "v_dot4_i32_i8 clamp = %08x", vgpr[25][l]);
+    CHECK(vgpr[26][l] == (uint32_t)uu, "v_dot4_u32_u8 = %08x", vgpr[26][l]);
+}
+
+static void test_dot11(void)
+{
+    emu_wave w;
+    wave(&w, EMU_GFX11, k_dot11, sizeof k_dot11);
+    const uint32_t a = 0x80FF7F05u, b = 0x81FE7F03u;
+    for (int l = 0; l < 32; l++)
+        vgpr[20][l] = a, vgpr[21][l] = b, vgpr[22][l] = (uint32_t)(-1000 - l);
+    if (run(&w))
+        return fails++, (void)0;
+    for (int l = 0; l < 32; l++) {
+        const int64_t c = -1000 - l;
+        CHECK(vgpr[24][l] == (uint32_t)dot4_ref(a, b, c, 1, 1), "v_dot4_i32_iu8 signed x signed = %08x", vgpr[24][l]);
+        CHECK(vgpr[25][l] == (uint32_t)dot4_ref(a, b, c, 1, 0), "v_dot4_i32_iu8 signed x unsigned = %08x", vgpr[25][l]);
+        CHECK(vgpr[26][l] == (uint32_t)dot4_ref(a, b, c, 0, 0), "v_dot4_i32_iu8 unsigned = %08x", vgpr[26][l]);
+    }
 }
 
 /* gfx11 true16: .h/.l in e32 (VGPR bit 7) and VOP3 (op_sel) forms */
@@ -1074,6 +1120,7 @@ int main(int argc, char **argv)
     test_wave32();
     test_mem11();
     test_pk();
+    test_dot11();
     test_t16();
     test_ds();
     test_swap();
