@@ -1,5 +1,6 @@
 /* launch_quantized.c — libcrk's helpers of module quantized (0.7):
- * crk_dequantize and crk_get_rows. Sizes are checked against the GGML
+ * crk_dequantize, crk_get_rows, crk_quantize_q8_1 and
+ * crk_dequantize_mul_mat_vec. Sizes are checked against the GGML
  * block of the kernel's type; work past the kernels' 32-bit arguments and
  * grid limits is split into several launches (upstream stops at int k and
  * 65535 blocks of grid y). */
@@ -24,21 +25,22 @@ static const struct {
     {"q8_K", 256, 292}, {"f32", 1, 4},      {"f16", 1, 2},      {"bf16", 1, 2},
 };
 
-/* type: as TYPES spells it, or as the DMMV names do ("q4_0_cuda", "q4_k") */
-static int type_of(const char *type, size_t *values, size_t *bytes) {
+/* The block of kernel `name`'s type: as TYPES spells it, or as the DMMV
+ * names do ("q4_0_cuda", "q4_k"). */
+static crk_status block_of(const char *name, const char *type, size_t *values, size_t *bytes) {
     for (size_t i = 0; i < sizeof TYPES / sizeof TYPES[0]; i++) {
         const size_t l = strlen(TYPES[i].type);
         if (!strncasecmp(TYPES[i].type, type, l) && (type[l] == 0 || !strcmp(type + l, "_cuda")))
-            return *values = TYPES[i].values, *bytes = TYPES[i].bytes, 1;
+            return *values = TYPES[i].values, *bytes = TYPES[i].bytes, CRK_OK;
     }
-    return 0;
+    return crk_fail(CRK_E_SIGNATURE, "%s: unknown GGML type '%s'", name, type);
 }
 
-/* GGML blocks hold f16 scales: the kernels read them 16 bits at a time. */
-static crk_status aligned(const char *name, const void *src, size_t align) {
-    if (((uintptr_t)src & (align - 1)) == 0) return CRK_OK;
-    return crk_fail(CRK_E_INVALID, "%s: src %p is not %zu-byte aligned, as the blocks' f16 fields (or the "
-                    "table's elements) must be; pass the start of a block", name, src, align);
+/* GGML blocks hold f16 fields: the kernels read them 16 bits at a time. */
+static crk_status aligned(const char *name, const char *what, const void *p, size_t align) {
+    if (((uintptr_t)p & (align - 1)) == 0) return CRK_OK;
+    return crk_fail(CRK_E_INVALID, "%s: %s %p is not %zu-byte aligned, as the blocks' f16 fields (or the "
+                    "table's elements) must be; pass the start of a block", name, what, p, align);
 }
 
 static crk_status whole_blocks(const char *name, const char *what, size_t n, size_t values, const char *type) {
@@ -52,11 +54,10 @@ crk_status crk_dequantize(crk_ctx *ctx, crk_stream s, const char *name, const vo
     const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_DEQUANTIZE, &st);
     if (!ki) return st;
     size_t values, bytes;
-    if (!type_of(ki->op, &values, &bytes))
-        return crk_fail(CRK_E_SIGNATURE, "%s: unknown GGML type '%s'", name, ki->op);
+    if ((st = block_of(name, ki->op, &values, &bytes)) != CRK_OK) return st;
     if ((st = whole_blocks(name, "nvalues", nvalues, values, ki->op)) != CRK_OK) return st;
     if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "dst", dst)) != CRK_OK ||
-        (st = aligned(name, src, 2)) != CRK_OK)
+        (st = aligned(name, "src", src, 2)) != CRK_OK)
         return st;
     const size_t osz = crk_dtype_size((crk_dtype)ki->dtypes[0]);
     const int k_values = !strcmp(ki->op, "q5_0") || !strcmp(ki->op, "q5_1"); /* kernels/quantized.h */
@@ -97,11 +98,11 @@ crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void
     if (!(ki = crk_kernel_find(checked)))
         return crk_fail(CRK_E_NOT_FOUND, "%s: its bounds-checked kernel %s is missing", name, checked);
     size_t values, bytes;
-    if (!type_of(type, &values, &bytes)) return crk_fail(CRK_E_SIGNATURE, "%s: unknown GGML type '%s'", name, type);
+    if ((st = block_of(name, type, &values, &bytes)) != CRK_OK) return st;
     if ((st = whole_blocks(name, "hidden", hidden, values, type)) != CRK_OK) return st;
     if (n_ids == 0 || hidden == 0) return CRK_OK;
     if ((st = crk_need_ptr(name, "src", src)) != CRK_OK || (st = crk_need_ptr(name, "ids", ids)) != CRK_OK ||
-        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK || (st = aligned(name, src, values == 1 ? bytes : 2)) != CRK_OK)
+        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK || (st = aligned(name, "src", src, values == 1 ? bytes : 2)) != CRK_OK)
         return st;
     const size_t nb01 = hidden / values * bytes;
     if ((st = crk_size_exact(name, "hidden", hidden)) != CRK_OK ||
@@ -134,7 +135,7 @@ crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const
                         "2^31 (Candle pads kx to a multiple of 512)", name, kx_padded, kx);
     if (rows == 0 || kx_padded == 0) return CRK_OK;
     if ((st = crk_need_ptr(name, "x", x)) != CRK_OK || (st = crk_need_ptr(name, "vy", vy)) != CRK_OK ||
-        (st = aligned(name, vy, 2)) != CRK_OK)
+        (st = aligned(name, "vy", vy, 2)) != CRK_OK)
         return st;
     /* Candle's launch: 256 threads, grid (ceil(kx_padded/256), rows), rows in chunks of 65535 */
     const unsigned block[3] = {256, 1, 1};
@@ -156,13 +157,13 @@ crk_status crk_dequantize_mul_mat_vec(crk_ctx *ctx, crk_stream s, const char *na
     const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_DMMV, &st);
     if (!ki) return st;
     size_t values, bytes;
-    if (!type_of(ki->op, &values, &bytes)) return crk_fail(CRK_E_SIGNATURE, "%s: unknown GGML type '%s'", name, ki->op);
+    if ((st = block_of(name, ki->op, &values, &bytes)) != CRK_OK) return st;
     if ((st = whole_blocks(name, "ncols", ncols, values, ki->op)) != CRK_OK) return st;
     if (ncols > INT_MAX || nrows > INT_MAX)
         return crk_fail(CRK_E_INVALID, "%s: %zu x %zu: the kernel's sizes are int (below 2^31)", name, nrows, ncols);
     if (nrows == 0) return CRK_OK;
     if ((st = crk_need_ptr(name, "vx", vx)) != CRK_OK || (st = crk_need_ptr(name, "y", y)) != CRK_OK ||
-        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK || (st = aligned(name, vx, 2)) != CRK_OK)
+        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK || (st = aligned(name, "vx", vx, 2)) != CRK_OK)
         return st;
     /* a block a row (q5_k knows its rows by the grid): 32 threads, 128 for long rows */
     arg_pack a = {.out = dst, .in = {vx, y}};
