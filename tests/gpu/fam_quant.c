@@ -57,18 +57,19 @@ static const quant_case QCASES[] = {
 #define N_QCASES (sizeof QCASES / sizeof QCASES[0])
 
 static int is_get_rows(const crk_kernel_info *ki) { return ki->family_id == CRK_FAMILY_GET_ROWS; }
+/* The type part of the kernel's op: get_rows' "q4_0" for crk_get_rows_q4_0 too. */
+static const char *op_type(const crk_kernel_info *ki) {
+    return strncmp(ki->op, "crk_get_rows_", 13) ? ki->op : ki->op + 13;
+}
 /* The GGML type of the kernel's op, or -1 for get_rows of f32/f16/bf16. */
 static int ggml_type(const crk_kernel_info *ki) {
-    const char *t = strncmp(ki->op, "crk_get_rows_", 13) ? ki->op : ki->op + 13;
+    const char *t = op_type(ki);
     for (int i = 0; i < REF_GGML_COUNT; i++)
         if (!strcmp(t, ref_ggml_name((ref_ggml_type)i))) return i;
     return -1;
 }
 /* get_rows of a plain source: its dtype */
-static crk_dtype plain_dtype(const crk_kernel_info *ki) {
-    const char *t = strncmp(ki->op, "crk_get_rows_", 13) ? ki->op : ki->op + 13;
-    return (crk_dtype)crk_dtype_from_name(t);
-}
+static crk_dtype plain_dtype(const crk_kernel_info *ki) { return (crk_dtype)crk_dtype_from_name(op_type(ki)); }
 /* values a get_rows row holds: whole blocks; plain rows 32·blocks − 3
  * (not a multiple of 8: the row tail, unaligned rows) */
 static size_t row_values(const crk_kernel_info *ki, const quant_case *q) {
