@@ -45,6 +45,7 @@ static int fail_gpu(const char *what) {
 static int launch(const bench_state *S, const bench_prep *P, int shape, int set) {
     if (shape == SHAPE_CRK) return launch_crk(S, P, set) != CRK_OK ? fail_gpu(P->op->kernel) : 0;
     if (shape == SHAPE_CANDLE) return launch_candle_shape(S, P, set) != CRK_OK ? fail_gpu(P->op->kernel) : 0;
+    if (P->op->family == F_MMVQ) return quant_launch_peer(S, P, set); /* Candle's host launcher */
     unsigned grid[3], block[3];
     char why[200];
     prep_grid(P, grid, block);
@@ -154,6 +155,11 @@ static const char *peer_unavailable(const bench_state *S, bench_prep *P, char *w
     if (!peer) return peer_off;
     if (!P->ki->upstream) return "not a Candle kernel";
     if ((uint64_t)op_out_extent(S, P->op) >= ((uint64_t)1 << 32)) return "n >= 2^32 (Candle indexes with 32 bits)";
+    if (P->op->family == F_MMVQ) { /* the static library's kernels: through its launcher */
+        char l[96];
+        snprintf(l, sizeof l, "launch_%.*s", (int)(strstr(P->ki->name, "_cuda") - P->ki->name), P->ki->name);
+        return (P->peer_fn = candle_peer_launcher(peer, l, why, cap)) ? NULL : why;
+    }
     if (!(P->peer_fn = candle_peer_function(peer, P->ki->module, P->ki->name, why, cap))) return why;
     return NULL;
 }
@@ -334,7 +340,7 @@ static int usage(FILE *f, int rc) {
                     "              const_set,copy2d,copy2d_bf16,embedding,gather,scatter_add,index_add,argsort,\n"
                     "              softmax,rmsnorm,layernorm,sum,max,argmax,rope,im2col1d,im2col,max_pool2d,\n"
                     "              avg_pool2d,upsample_nearest2d,upsample_bilinear2d,conv1d,conv2d,\n"
-                    "              dequantize,get_rows]\n"
+                    "              dequantize,get_rows,mmvq]\n"
                     "             [--out DIR] [--device N]\n"
                     "             [--source embedded|dir|bundle] [--path P] [--candle-dir DIR] [--no-candle]\n"
                     "             [--no-torch] [--no-plot]\n");

@@ -27,7 +27,7 @@ enum { F_UNARY, F_AFFINE, F_CAST, F_WHERE, F_BINARY, F_CONST_SET, F_COPY2D,
        F_ARGSORT,                                            /* argsort.c, through index.c's entry points */
        F_SOFTMAX, F_NORM, F_FAST, F_ROPE,                    /* module reduce: reduce.c, likewise */
        F_IM2COL, F_POOL, F_UPSAMPLE, F_CONVD,                /* module conv: conv.c, likewise */
-       F_DEQUANT, F_GET_ROWS };                              /* module quantized: quant.c, likewise */
+       F_DEQUANT, F_GET_ROWS, F_MMVQ };                      /* module quantized: quant.c, likewise */
 #define IS_INDEX_FAMILY(f) ((f) >= F_INDEX_SELECT) /* fixed shapes, their own cases */
 #define IS_REDUCE_FAMILY(f) ((f) >= F_SOFTMAX && (f) <= F_ROPE)
 #define IS_CONV_FAMILY(f) ((f) >= F_IM2COL && (f) <= F_CONVD)
@@ -67,6 +67,9 @@ typedef struct {
     /* reduce rows (reduce.c; x and outputs in as_x and out): alpha then
      * beta (norms) or cos then sin (rope), shared by the sets */
     void *rd_aux;
+    /* MMVQ rows (quant.c): each set's weights (rotated past the L2), the
+     * q8_1 columns (shared) and their host copy, to check results */
+    void *q_w[MAX_SETS], *q_y, *q_y_host;
 } bench_state;
 
 /* ops.c */
@@ -204,6 +207,9 @@ int quant_prep(bench_state *S, const op_def *op, const idx_case *c, bench_prep *
 int quant_reset(const bench_state *S, const bench_prep *P);
 int quant_check(const bench_state *S, const bench_prep *P, uint64_t *rng, const char *who);
 crk_status quant_launch_crk(const bench_state *S, const bench_prep *P, int set);
+/* MMVQ's peer: Candle's launch_mmvq_gguf_* (libcandle_mmvq.so); 0 or -1 */
+int quant_launch_peer(const bench_state *S, const bench_prep *P, int set);
+void quant_free(bench_state *S);
 
 /* candle_peer.c: Candle's cubins through the CUDA driver, in libcrk's context. */
 typedef struct candle_peer candle_peer;
@@ -212,6 +218,9 @@ void *candle_peer_function(candle_peer *p, const char *module, const char *name,
 int candle_peer_launch(candle_peer *p, void *fn, const unsigned grid[3], const unsigned block[3], unsigned shared,
                        void **args, char *why, size_t cap);
 void candle_peer_close(candle_peer *p);
+/* A host launcher of Candle's static library, from <dir>/libcandle_mmvq.so
+ * (launch_mmvq_gguf_*: the fast_mmvq path), or NULL with why. */
+void *candle_peer_launcher(candle_peer *p, const char *name, char *why, size_t cap);
 
 /* One measured launch shape of a cell. */
 typedef struct {

@@ -24,6 +24,8 @@ struct candle_peer {
     char dir[512];
     struct { char name[32]; void *mod, *img; } mods[MAX_MODULES]; /* img: kept while loaded */
     int nmods;
+    void *mmvq_lib;     /* libcandle_mmvq.so, opened on first use */
+    int mmvq_tried;
 };
 
 typedef int (*fn_p)(void *);
@@ -41,6 +43,7 @@ void candle_peer_close(candle_peer *p) {
         if (p->mods[i].mod) CU(p, MUNLOAD, fn_p)(p->mods[i].mod);
         free(p->mods[i].img);
     }
+    if (p->mmvq_lib) dlclose(p->mmvq_lib);
     if (p->ctx) CU(p, RELEASE, int (*)(int))(p->dev);
     if (p->lib) dlclose(p->lib);
     free(p);
@@ -118,4 +121,14 @@ int candle_peer_launch(candle_peer *p, void *fn, const unsigned grid[3], const u
                                                                    block[2], shared, NULL, args, NULL);
     if (e) snprintf(why, cap, "cuLaunchKernel: %s", err(p, e));
     return e;
+}
+
+void *candle_peer_launcher(candle_peer *p, const char *name, char *why, size_t cap) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/libcandle_mmvq.so", p->dir);
+    if (!p->mmvq_tried) p->mmvq_tried = 1, p->mmvq_lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!p->mmvq_lib) return snprintf(why, cap, "cannot open %s", path), NULL;
+    void *f = dlsym(p->mmvq_lib, name);
+    if (!f) snprintf(why, cap, "no %s in %s", name, path);
+    return f;
 }

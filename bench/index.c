@@ -185,6 +185,7 @@ void index_free(bench_state *S, int all) {
     free(S->ix_ids_host), S->ix_ids_host = NULL;
     argsort_free(S);
     reduce_free(S);
+    quant_free(S);
     if (all && S->ix_src) crk_free(S->ctx, S->ix_src), S->ix_src = NULL, S->ix_src_op = -1;
 }
 

@@ -120,7 +120,8 @@ crk_status launch_crk(const bench_state *S, const bench_prep *P, int set) {
     case F_UPSAMPLE:
     case F_CONVD: return conv_launch_crk(S, P, set);
     case F_DEQUANT:
-    case F_GET_ROWS: return quant_launch_crk(S, P, set);
+    case F_GET_ROWS:
+    case F_MMVQ: return quant_launch_crk(S, P, set);
     default: return crk_copy2d(S->ctx, NULL, k, c->in[0], c->out, S->rows, S->cols, S->cols, S->pitch, 0, 0);
     }
 }

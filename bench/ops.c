@@ -80,6 +80,15 @@ const op_def bench_ops[] = {
     {"get_rows", "get_rows_q4_K", "q4_K", F_GET_ROWS, {-1, -1, -1}, CRK_F32, 0},
     {"get_rows", "get_rows_q8_0", "q8_0", F_GET_ROWS, {-1, -1, -1}, CRK_F32, 0},
     {"get_rows", "get_rows_f16", "f16", F_GET_ROWS, {-1, -1, -1}, CRK_F32, 0},
+    /* MMVQ (quant.c): decode matmuls of Llama-3-8B shapes, the static library's kernels */
+    {"mmvq", "mmvq_gguf_q4_0_f32_plain_cuda1", "q4_0 b1", F_MMVQ, {-1, -1, -1}, CRK_F32, 0},
+    {"mmvq", "mmvq_gguf_q4_k_f32_plain_cuda1", "q4_K b1", F_MMVQ, {-1, -1, -1}, CRK_F32, 0},
+    {"mmvq", "mmvq_gguf_q6_k_f32_plain_cuda1", "q6_K b1", F_MMVQ, {-1, -1, -1}, CRK_F32, 0},
+    {"mmvq", "mmvq_gguf_q8_0_f32_plain_cuda1", "q8_0 b1", F_MMVQ, {-1, -1, -1}, CRK_F32, 0},
+    {"mmvq", "mmvq_gguf_q4_k_bf16_plain_cuda1", "q4_K b1 bf16", F_MMVQ, {-1, -1, -1}, CRK_BF16, 0},
+    {"mmvq", "mmvq_gguf_q4_k_f32_plain_cuda2", "q4_K b2", F_MMVQ, {-1, -1, -1}, CRK_F32, 0},
+    {"mmvq", "mmvq_gguf_q4_k_f32_plain_cuda4", "q4_K b4", F_MMVQ, {-1, -1, -1}, CRK_F32, 0},
+    {"mmvq", "mmvq_gguf_q4_k_f32_plain_cuda8", "q4_K b8", F_MMVQ, {-1, -1, -1}, CRK_F32, 0},
 };
 const size_t bench_nops = sizeof bench_ops / sizeof bench_ops[0];
 

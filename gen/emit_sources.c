@@ -8,7 +8,9 @@
 static void instantiate(FILE *f, const gen_kernel *k) {
     const gen_family *F = &GEN_FAMILIES[k->fam];
     char t[64];
-    fprintf(f, "CRK_KERNEL_RESIDENT(%d) %s(", k->op->resident ? k->op->resident : F->resident, k->name);
+    const int resident = k->op->resident ? k->op->resident : F->resident;
+    if (F->max_threads == 1024) fprintf(f, "CRK_KERNEL_RESIDENT(%d) %s(", resident, k->name);
+    else fprintf(f, "CRK_KERNEL_BOUNDED(%d, %d) %s(", F->max_threads, resident, k->name);
     for (const gen_param *p = k->sig; p->name; p++) {
         gen_param_ctype(k, p, 1, t, sizeof t);
         fprintf(f, "%s%s%s%s", p == k->sig ? "" : ", ", t, t[strlen(t) - 1] == '*' ? "" : " ", p->name);

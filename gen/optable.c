@@ -150,8 +150,22 @@ static const gen_param SIG_DMMV_K[] = {P_IN("vx", PT_VOID), P_IN("yy", PT_FLOAT)
                                        {"nrows", CRK_ROLE_SCALAR, PT_INT, PM_VALUE}, {0}};
 static const gen_param SIG_DMMV_Q5K[] = {P_IN("vx", PT_VOID), P_IN("yy", PT_FLOAT), P_OUT("dst", PT_FLOAT),
                                          P_INT("ncols"), {0}};
-static const gen_param SIG_QUANTIZE_Q8_1[] = {P_IN("x", PT_FLOAT), P_OUT("vy", PT_VOID), P_INT("kx"),
-                                              P_INT("kx_padded"), {0}};
+#define QUANTIZE_Q8_1(t) {P_IN("x", t), P_OUT("vy", PT_VOID), P_INT("kx"), P_INT("kx_padded"), {0}}
+static const gen_param SIG_QUANTIZE_Q8_1[] = QUANTIZE_Q8_1(PT_FLOAT);
+static const gen_param SIG_QUANTIZE_Q8_1_F16[] = QUANTIZE_Q8_1(PT_F16);
+static const gen_param SIG_QUANTIZE_Q8_1_BF16[] = QUANTIZE_Q8_1(PT_BF16);
+#undef QUANTIZE_Q8_1
+/* MMVQ (kernels/mmvq.h): Candle's PTX kernels (y's column stride nrows_y
+ * in values) and the static library's (stride_col_y in q8_1 blocks, dst
+ * in the input's dtype) */
+static const gen_param SIG_MMVQ[] = {P_IN("vx", PT_VOID), P_IN("vy", PT_VOID), P_OUT("dst", PT_FLOAT),
+                                     P_INT("ncols_x"), P_INT("nrows_x"), P_INT("nrows_y"), P_INT("nrows_dst"), {0}};
+#define MMVQ_GGUF(t) {P_IN("vx", PT_VOID), P_IN("vy", PT_VOID), P_OUT("dst", t), P_INT("ncols_x"), \
+                      P_INT("nrows_x"), P_INT("stride_col_y"), P_INT("stride_col_dst"), {0}}
+static const gen_param SIG_MMVQ_GGUF_f32[] = MMVQ_GGUF(PT_FLOAT);
+static const gen_param SIG_MMVQ_GGUF_f16[] = MMVQ_GGUF(PT_F16);
+static const gen_param SIG_MMVQ_GGUF_bf16[] = MMVQ_GGUF(PT_BF16);
+#undef MMVQ_GGUF
 
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL, 0}
@@ -250,8 +264,36 @@ static const gen_op DMMV_OPS[] = {
     Q("q3_k", "BlockQ3_K", SIG_DMMV_K),    Q("q4_k", "BlockQ4_K", SIG_DMMV_K),    Q("q5_k", "BlockQ5_K", SIG_DMMV_Q5K),
     Q("q6_k", "BlockQ6_K", SIG_DMMV_K),
 };
+static const gen_op QUANTIZE_OPS[] = {
+    {"quantize_q8_1", "crk::quantize_q8_1", NULL, 0, NULL, 0},
+    {"mmvq_gguf_quantize_q8_1_bf16", "crk::quantize_q8_1", SIG_QUANTIZE_Q8_1_BF16, 0, NULL, 0},
+    {"mmvq_gguf_quantize_q8_1_f16", "crk::quantize_q8_1", SIG_QUANTIZE_Q8_1_F16, 0, NULL, 0},
+    {"mmvq_gguf_quantize_q8_1_f32", "crk::quantize_q8_1", SIG_QUANTIZE_Q8_1, 0, NULL, 0},
+};
+/* mul_mat_vec_<t>_q8_1_cuda<b>, b = 1..8 */
+#define MV(t, B, b) Q(t "_q8_1_cuda" #b, B ", " #b, SIG_MMVQ)
+#define MV8(t, B) MV(t, B, 1), MV(t, B, 2), MV(t, B, 3), MV(t, B, 4), MV(t, B, 5), MV(t, B, 6), MV(t, B, 7), MV(t, B, 8)
+static const gen_op MMVQ_OPS[] = {
+    MV8("q4_0", "BlockQ4_0"), MV8("q4_1", "BlockQ4_1"), MV8("q5_0", "BlockQ5_0"), MV8("q5_1", "BlockQ5_1"),
+    MV8("q8_0", "BlockQ8_0"), MV8("q2_K", "BlockQ2_K"), MV8("q3_K", "BlockQ3_K"), MV8("q4_K", "BlockQ4_K"),
+    MV8("q5_K", "BlockQ5_K"), MV8("q6_K", "BlockQ6_K"),
+};
+#undef MV8
+#undef MV
+/* mmvq_gguf_<t>_<dt>_plain_cuda<b>: t lower case, dt bf16/f16/f32, b = 1..8 */
+#define MG(t, B, dt, b) Q(t "_" #dt "_plain_cuda" #b, B ", " #b, SIG_MMVQ_GGUF_##dt)
+#define MG8(t, B, dt) MG(t, B, dt, 1), MG(t, B, dt, 2), MG(t, B, dt, 3), MG(t, B, dt, 4), MG(t, B, dt, 5), \
+                      MG(t, B, dt, 6), MG(t, B, dt, 7), MG(t, B, dt, 8)
+#define MG24(t, B) MG8(t, B, bf16), MG8(t, B, f16), MG8(t, B, f32)
+static const gen_op MMVQ_GGUF_OPS[] = {
+    MG24("q4_0", "BlockQ4_0"), MG24("q4_1", "BlockQ4_1"), MG24("q5_0", "BlockQ5_0"), MG24("q5_1", "BlockQ5_1"),
+    MG24("q8_0", "BlockQ8_0"), MG24("q2_k", "BlockQ2_K"), MG24("q3_k", "BlockQ3_K"), MG24("q4_k", "BlockQ4_K"),
+    MG24("q5_k", "BlockQ5_K"), MG24("q6_k", "BlockQ6_K"),
+};
+#undef MG24
+#undef MG8
+#undef MG
 #undef Q
-static const gen_op QUANTIZE_OPS[] = {{"quantize_q8_1", "crk::quantize_q8_1", NULL, 0, NULL, 0}};
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL, 0}};
 #define OPS(a) a, sizeof a / sizeof a[0]
 
@@ -310,15 +352,19 @@ static const uint16_t ID_TYPES = DT_BIT(CRK_U8) | DT_BIT(CRK_U32) | DT_BIT(CRK_I
 /* ------------------------------------------------------------ families */
 /* Element-wise: grid-stride, 256-thread blocks (libcrk sizes the grid to
  * the work; Candle's own shape is 1024 x ceil(n/1024)), no shared memory. */
-#define EW CRK_GEOM_ELEMENTWISE, 256, 0, 2
+#define EW CRK_GEOM_ELEMENTWISE, 256, 0, 2, 1024
 /* Reductions: a block per output, up to 1024 threads (as Candle). Rows:
  * a block per row, up to 1024 threads (libcrk picks by row length). */
-#define RED CRK_GEOM_REDUCE, 1024, 0, 2
-#define ROWS CRK_GEOM_ROWS, 1024, 0, 2
+#define RED CRK_GEOM_REDUCE, 1024, 0, 2, 1024
+#define ROWS CRK_GEOM_ROWS, 1024, 0, 2, 1024
 /* Sort: a block per row; shared memory per launch (ncols_pad·4 bytes). */
-#define SORT CRK_GEOM_SORT, 1024, 0, 2
+#define SORT CRK_GEOM_SORT, 1024, 0, 2, 1024
 /* GGML blocks: the grid is set by the data (kernels/quantized.h), any block. */
-#define GGML CRK_GEOM_GGML, 256, 0, 2
+#define GGML CRK_GEOM_GGML, 256, 0, 2, 1024
+/* MMVQ: 128-thread blocks (Candle's 32x4, or 32x2), at most 256: up to
+ * 16 sums a thread and the block decoded in registers (a 1024-thread
+ * bound spilled b >= 6 to scratch on gfx942). */
+#define GGML_MV CRK_GEOM_GGML, 128, 0, 2, 256
 const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_UNARY] = {"unary", MOD_UNARY, "unary.h", "crk::unary", "u", 2, 1, {DT_ALL}, SIG_UNARY,
                           OPS(UNARY_OPS), "fp8_e4m3", up_unary, EW},
@@ -369,6 +415,10 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                          SIG_DMMV, OPS(DMMV_OPS), "f8_e4m3", up_all, GGML},
     [CRK_FAMILY_QUANTIZE] = {"quantize", MOD_QUANTIZED, "quantized.h", NULL, "", 0, 0, {0}, SIG_QUANTIZE_Q8_1,
                              OPS(QUANTIZE_OPS), "f8_e4m3", up_all, GGML},
+    [CRK_FAMILY_MMVQ] = {"mmvq", MOD_QUANTIZED, "mmvq.h", "crk::mul_mat_vec_q8_1", "mul_mat_vec_", 0, 0, {0},
+                         SIG_MMVQ, OPS(MMVQ_OPS), "f8_e4m3", up_all, GGML_MV},
+    [CRK_FAMILY_MMVQ_GGUF] = {"mmvq_gguf", MOD_QUANTIZED, "mmvq.h", "crk::mmvq_gguf_plain", "mmvq_gguf_", 0, 0, {0},
+                              SIG_MMVQ_GGUF_f32, OPS(MMVQ_GGUF_OPS), "f8_e4m3", up_all, GGML_MV},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

@@ -75,8 +75,9 @@ typedef struct {
     uint8_t geometry;        /* crk_geometry: how libcrk sizes the grid     */
     uint16_t block;          /* threads per block of libcrk's launches      */
     uint32_t shared_bytes;   /* dynamic shared memory per block             */
-    uint8_t resident;        /* NVIDIA: 1024-thread blocks an SM that the
-                                registers are budgeted for (crk_port.h)     */
+    uint8_t resident;        /* NVIDIA: blocks of max_threads an SM that
+                                the registers are budgeted for (crk_port.h) */
+    uint16_t max_threads;    /* the kernels' launch bound: threads a block  */
 } gen_family;
 
 extern const gen_dtype GEN_DTYPES[CRK_DTYPE_COUNT];

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define CRK_VERSION_MAJOR 0
-#define CRK_VERSION_MINOR 7
+#define CRK_VERSION_MINOR 8
 
 /* Most dims a layout may have (Candle has no limit; real tensors stay far below). */
 #define CRK_MAX_DIMS 16
@@ -96,8 +96,10 @@ typedef enum {
     CRK_FAMILY_UPSAMPLE,  /* upsample_nearest2d_*, upsample_bilinear2d_*: module "conv" */
     CRK_FAMILY_DEQUANTIZE, /* dequantize_block_<ggml type>_{f16,f32}: module "quantized" */
     CRK_FAMILY_GET_ROWS,  /* get_rows_<ggml type|f32|f16|bf16>, crk_get_rows_*: module "quantized" */
-    CRK_FAMILY_QUANTIZE,  /* quantize_q8_1: module "quantized"            */
+    CRK_FAMILY_QUANTIZE,  /* quantize_q8_1, mmvq_gguf_quantize_q8_1_<dt>: "quantized" */
     CRK_FAMILY_DMMV,      /* dequantize_mul_mat_vec_*: module "quantized" */
+    CRK_FAMILY_MMVQ,      /* mul_mat_vec_<t>_q8_1_cuda<b>: module "quantized" (0.8) */
+    CRK_FAMILY_MMVQ_GGUF, /* mmvq_gguf_<t>_<dt>_plain_cuda<b> (the static library's): "quantized" (0.8) */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -502,14 +504,6 @@ crk_status crk_dequantize(crk_ctx *ctx, crk_stream s, const char *name, const vo
  * crk_get_rows_<type>, which takes it. hidden must be whole blocks. */
 crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void *src, size_t src_rows,
                         size_t hidden, const uint32_t *ids, size_t n_ids, float *dst);
-/* quantize_q8_1, as Candle's quantize_q8_1 (the activations of the
- * quantized matmuls): each of `rows` rows of kx f32 values at x (row
- * stride kx) becomes kx_padded/32 q8_1 blocks (36 bytes: half d =
- * max|x|/127, half Σx of the unquantized values, int8 q = roundf(x/d), 0
- * for an all-zero block) at vy, rows back to back; positions past kx
- * count as 0. kx_padded must be a multiple of 32, >= kx and < 2^31 (Candle
- * passes kx rounded up to 512); any number of rows (launches of up to
- * 65535). NaN inputs are undefined, as upstream's. */
 /* dequantize_mul_mat_vec_<type> (Candle's DMMV, used with
  * set_force_dmmv): dst[r] = Σ_k W[r, k]·y[k] in f32 for the nrows x
  * ncols GGML matrix vx (rows of ncols/block blocks) and the f32 vector y.
@@ -518,8 +512,31 @@ crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void
  * across it): results agree within f32 rounding, not bit for bit. */
 crk_status crk_dequantize_mul_mat_vec(crk_ctx *ctx, crk_stream s, const char *name, const void *vx, const float *y,
                                       float *dst, size_t ncols, size_t nrows);
-crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const float *x, void *vy, size_t kx,
+/* quantize_q8_1, as Candle's quantize_q8_1 (the activations of the
+ * quantized matmuls): each of `rows` rows of kx values at x (row stride
+ * kx; f32, or for mmvq_gguf_quantize_q8_1_<dt> (0.8) the name's bf16/f16/
+ * f32, made f32 first) becomes kx_padded/32 q8_1 blocks (36 bytes: half d
+ * = max|x|/127, half Σx of the unquantized values, int8 q = roundf(x/d),
+ * 0 for an all-zero block) at vy, rows back to back; positions past kx
+ * count as 0. kx_padded must be a multiple of 32, >= kx and < 2^31 (Candle
+ * passes kx rounded up to 512); any number of rows (launches of up to
+ * 65535). NaN inputs are undefined, as upstream's. */
+crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const void *x, void *vy, size_t kx,
                              size_t kx_padded, size_t rows);
+
+/* ------------------------------------------------------ MMVQ (0.8) */
+/* mul_mat_vec_<type>_q8_1_cuda<b> (Candle's PTX kernels) and
+ * mmvq_gguf_<type>_<dt>_plain_cuda<b> (its static library's), b = 1..8
+ * from the name: dst[j·dst_stride + r] = Σ_k W[r, k]·y_j[k] for r <
+ * nrows, j < b; W the nrows x ncols GGML matrix vx (rows of ncols/block
+ * blocks, ncols whole blocks), y_j the q8_1 rows at vy, y_stride blocks
+ * apart (>= ncols/32; Candle: ncols padded to 512, by crk_quantize_q8_1).
+ * Integer dot products, f32 sums; dst f32 (PTX names) or the name's dtype
+ * (one rounding to nearest even). dst_stride >= nrows where b > 1. Unlike
+ * upstream's PTX kernels, an odd nrows writes nothing past row nrows - 1.
+ * Sizes below 2^31; vx 2-byte, vy 4-byte and dst element aligned. */
+crk_status crk_mul_mat_vec_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const void *vx, const void *vy,
+                                void *dst, size_t ncols, size_t nrows, size_t y_stride, size_t dst_stride);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
  * parameter i, sizes[i] must equal its size (checked against the registry);

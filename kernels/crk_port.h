@@ -51,10 +51,13 @@
  * at 32). HIP reads a second argument
  * differently (waves per EU), so AMD gets the plain bound. */
 #if defined(__CUDACC__)
-#define CRK_KERNEL_RESIDENT(resident) extern "C" __global__ void __launch_bounds__(1024, resident)
+#define CRK_KERNEL_BOUNDED(threads, resident) extern "C" __global__ void __launch_bounds__(threads, resident)
 #else
-#define CRK_KERNEL_RESIDENT(resident) extern "C" __global__ void __launch_bounds__(1024)
+#define CRK_KERNEL_BOUNDED(threads, resident) extern "C" __global__ void __launch_bounds__(threads)
 #endif
+#define CRK_KERNEL_RESIDENT(resident) CRK_KERNEL_BOUNDED(1024, resident)
+/* Families whose kernels take smaller blocks (MMVQ: at most 256 threads)
+ * say so in the op table (gen_family.max_threads), and get registers for it. */
 
 namespace crk {
 
@@ -120,6 +123,26 @@ CRK_DEV double mul_rn(double a, double b) {
     return __dmul_rn(a, b);
 #endif
 }
+/* c + Σ a_i·b_i over the four signed bytes of a and b (GGML's dp4a). One
+ * instruction where the target has it: v_dot4_i32_i8 (CDNA, gfx906,
+ * RDNA2: dot1-insts), v_dot4_i32_iu8 with both operands signed (RDNA3/4:
+ * dot8-insts), __dp4a (NVIDIA sm_61+); the generic gfx9 and gfx10-1
+ * targets cover chips without them, and add the bytes one by one. */
+CRK_DEV int dot4_i8(int a, int b, int c) {
+#if CRK_NV
+    return __dp4a(a, b, c);
+#elif defined(__gfx906__) || defined(__gfx908__) || defined(__gfx90a__) || defined(__gfx942__) || \
+    defined(__gfx950__) || defined(__gfx1030__) || defined(__gfx10_3_generic__)
+    return __builtin_amdgcn_sdot4(a, b, c, false);
+#elif defined(__GFX11__) || defined(__GFX12__)
+    return __builtin_amdgcn_sudot4(true, a, true, b, c, false);
+#else
+#define CRK_DOT4_SOFT 1 /* kernels may shape their loops for it (mmvq.h) */
+    for (int i = 0; i < 32; i += 8) c += (int)(int8_t)(a >> i) * (int)(int8_t)(b >> i);
+    return c;
+#endif
+}
+
 CRK_DEV float fma(float a, float b, float c) { return fmaf(a, b, c); }
 CRK_DEV double fma(double a, double b, double c) { return ::fma(a, b, c); }
 

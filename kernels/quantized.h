@@ -357,15 +357,16 @@ template <class B> CRK_DEV void dmmv(const void *vx, const float *y, float *dst,
  * 32 consecutive lanes hold one block and reduce max|x| and Σx with xor
  * butterflies of width 32 (half a wave64 on gfx9), as upstream's warp:
  * blockDim.x and kx_padded must be multiples of 32 (Candle: 256, kx
- * padded to 512). */
-template <int = 0> /* a template: the generated call spells it quantize_q8_1<>() */
-CRK_DEV void quantize_q8_1(const float *x, void *vy, const int kx, const int kx_padded) {
+ * padded to 512). The static library's mmvq_gguf_quantize_q8_1_<dt> are
+ * the same with x converted to f32 first. */
+template <class T> /* x: f32 (quantize_q8_1), or f32/f16/bf16 (mmvq_gguf_quantize_q8_1_<dt>) */
+CRK_DEV void quantize_q8_1(const T *x, void *vy, const int kx, const int kx_padded) {
     if (kx_padded <= 0) return;
     const size_t iy = (size_t)blockDim.y * blockIdx.y + threadIdx.y, kp = (size_t)kx_padded;
     const size_t k = kx > 0 ? (size_t)kx : 0;
     uint8_t *row = (uint8_t *)vy + iy * (kp / 32) * 36;
     for (size_t ix = (size_t)blockIdx.x * blockDim.x + threadIdx.x; ix < kp; ix += (size_t)gridDim.x * blockDim.x) {
-        const float xi = ix < k ? x[iy * k + ix] : 0.0f;
+        const float xi = ix < k ? convert<float>(x[iy * k + ix]) : 0.0f;
         float amax = fabsf(xi), sum = xi;
         for (int m = 16; m >= 1; m /= 2) { /* own + partner: every lane ends with the same values */
             amax = fmaxf(amax, shfl_xor_w<32>(amax, m));

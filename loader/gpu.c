@@ -24,3 +24,11 @@ int crk_gpu_open(crk_gpu *g, int device, char *target, size_t tlen, char *name, 
              want ? want : "");
     return -1;
 }
+
+int crk_gpu_current_device(void) {
+    const char *want = getenv("CRK_GPU_API");
+    int d = 0;
+    if ((!want || !strcmp(want, "hip")) && !crk_gpu_current_hip(&d)) return d;
+    if ((!want || !strcmp(want, "cuda")) && !crk_gpu_current_cuda(&d)) return d;
+    return 0;
+}

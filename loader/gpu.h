@@ -53,6 +53,12 @@ int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *na
                      char *why, size_t wlen);
 int crk_gpu_open_cuda(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
                       char *why, size_t wlen);
+/* The calling thread's current device in that runtime (hipGetDevice,
+ * cuCtxGetDevice), leaving it as it is; 0 ok, -1 if there is none. */
+int crk_gpu_current_hip(int *device);
+int crk_gpu_current_cuda(int *device);
+/* The same in the runtime crk_gpu_open would pick; 0 if none says. */
+int crk_gpu_current_device(void);
 /* Opens the first runtime that has a device: HIP, then CUDA (or only the one
  * named by CRK_GPU_API=hip|cuda). 0 ok; -1 no device (why says which runtime
  * failed how); CRK_GPU_BAD_CONFIG when CRK_GPU_API names neither. */

@@ -58,6 +58,15 @@ static void gclose(crk_gpu *g) {
     g->lib = g->ctx = NULL;
 }
 
+int crk_gpu_current_cuda(int *device) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return -1;
+    int (*get)(int *) = (int (*)(int *))dlsym(lib, "cuCtxGetDevice"); /* CUdevice is an int */
+    const int e = get ? get(device) : -1;
+    dlclose(lib);
+    return e ? -1 : 0;
+}
+
 int crk_gpu_open_cuda(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
                       char *why, size_t wlen) {
     memset(g, 0, sizeof *g);

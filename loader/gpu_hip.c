@@ -62,16 +62,33 @@ static int find_arch_name(const char *buf, size_t len, char *out, size_t olen) {
     return -1;
 }
 
+/* The HIP runtime: CRK_HIP_LIBRARY (a path tried first, e.g. tests/emu's
+ * stand-in), else libamdhip64. NULL with why. */
+static void *open_runtime(char *why, size_t wlen) {
+    static const char *const libs[] = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
+    const char *own = getenv("CRK_HIP_LIBRARY");
+    void *lib = NULL;
+    if (own && *own && !(lib = dlopen(own, RTLD_NOW | RTLD_LOCAL)))
+        return snprintf(why, wlen, "CRK_HIP_LIBRARY=%s cannot be opened: %s", own, dlerror()), NULL;
+    for (size_t i = 0; i < 3 && !lib; i++) lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) snprintf(why, wlen, "HIP runtime not found (libamdhip64.so)");
+    return lib;
+}
+
+int crk_gpu_current_hip(int *device) {
+    char why[256];
+    void *lib = open_runtime(why, sizeof why);
+    if (!lib) return -1;
+    int (*get)(int *) = (int (*)(int *))dlsym(lib, "hipGetDevice");
+    const int e = get ? get(device) : -1;
+    dlclose(lib);
+    return e ? -1 : 0;
+}
+
 int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *name, size_t nlen,
                      char *why, size_t wlen) {
-    static const char *const libs[] = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
-    /* CRK_HIP_LIBRARY: path of a HIP runtime tried first (e.g. tests/emu's stand-in). */
-    const char *own = getenv("CRK_HIP_LIBRARY");
     memset(g, 0, sizeof *g);
-    if (own && *own && !(g->lib = dlopen(own, RTLD_NOW | RTLD_LOCAL)))
-        return snprintf(why, wlen, "CRK_HIP_LIBRARY=%s cannot be opened: %s", own, dlerror()), -1;
-    for (size_t i = 0; i < 3 && !g->lib; i++) g->lib = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
-    if (!g->lib) return snprintf(why, wlen, "HIP runtime not found (libamdhip64.so)"), -1;
+    if (!(g->lib = open_runtime(why, wlen))) return -1;
     for (int i = 0; i < NFN; i++) g->fn[i] = dlsym(g->lib, names[i]);
     for (int i = 0; i < NFN; i++)
         if (!g->fn[i] && i != PROPS6 && i != PROPS5 && i != VERSION && i != ERRSTR) {

@@ -1,6 +1,6 @@
 /* launch_quantized.c — libcrk's helpers of module quantized (0.7):
- * crk_dequantize, crk_get_rows, crk_quantize_q8_1 and
- * crk_dequantize_mul_mat_vec. Sizes are checked against the GGML
+ * crk_dequantize, crk_get_rows, crk_quantize_q8_1,
+ * crk_dequantize_mul_mat_vec and (0.8) crk_mul_mat_vec_q8_1. Sizes are checked against the GGML
  * block of the kernel's type; work past the kernels' 32-bit arguments and
  * grid limits is split into several launches (upstream stops at int k and
  * 65535 blocks of grid y). */
@@ -125,7 +125,7 @@ crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void
     return CRK_OK;
 }
 
-crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const float *x, void *vy, size_t kx,
+crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const void *x, void *vy, size_t kx,
                              size_t kx_padded, size_t rows) {
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_QUANTIZE, &st);
@@ -141,7 +141,8 @@ crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const
     const unsigned block[3] = {256, 1, 1};
     for (size_t done = 0; done < rows;) {
         const size_t n = rows - done < 65535 ? rows - done : 65535;
-        arg_pack a = {.out = (char *)vy + done * (kx_padded / 32) * 36, .in = {x + done * kx}};
+        const size_t xsz = crk_dtype_size((crk_dtype)ki->params[0].dtype); /* f32, f16 or bf16 */
+        arg_pack a = {.out = (char *)vy + done * (kx_padded / 32) * 36, .in = {(const char *)x + done * kx * xsz}};
         const double sc[2] = {(double)kx, (double)kx_padded};
         if ((st = crk_pack_args(ki, &a, sc, 2, NULL)) != CRK_OK) return st;
         const unsigned grid[3] = {(unsigned)((kx_padded + 255) / 256), (unsigned)n, 1};
@@ -170,5 +171,44 @@ crk_status crk_dequantize_mul_mat_vec(crk_ctx *ctx, crk_stream s, const char *na
     const double sc[2] = {(double)ncols, (double)nrows};
     if ((st = crk_pack_args(ki, &a, sc, 2, NULL)) != CRK_OK) return st;
     const unsigned grid[3] = {(unsigned)nrows, 1, 1}, block[3] = {ncols >= 4096 ? 128 : 32, 1, 1};
+    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
+}
+
+crk_status crk_mul_mat_vec_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const void *vx, const void *vy,
+                                void *dst, size_t ncols, size_t nrows, size_t y_stride, size_t dst_stride) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *found = name ? crk_kernel_find(name) : NULL;
+    const crk_family fam = found && found->family_id == CRK_FAMILY_MMVQ_GGUF ? CRK_FAMILY_MMVQ_GGUF : CRK_FAMILY_MMVQ;
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, fam, &st);
+    if (!ki) return st;
+    size_t values, bytes;
+    char type[5] = {0}; /* "q4_0_q8_1_cuda2", "q4_k_f16_plain_cuda2": the type's 4 letters */
+    memcpy(type, ki->op, 4);
+    if ((st = block_of(name, type, &values, &bytes)) != CRK_OK) return st;
+    if ((st = whole_blocks(name, "ncols", ncols, values, type)) != CRK_OK) return st;
+    const unsigned b = (unsigned)(ki->op[strlen(ki->op) - 1] - '0'), rpb = b == 1 ? 1 : 2; /* "..._cuda<b>" */
+    if (ncols > INT_MAX || nrows > INT_MAX || y_stride > INT_MAX / 32 || dst_stride > INT_MAX)
+        return crk_fail(CRK_E_INVALID, "%s: sizes (%zu x %zu, strides %zu and %zu) must be below 2^31, as the "
+                        "kernel's int arguments", name, nrows, ncols, y_stride, dst_stride);
+    if (y_stride * 32 < ncols)
+        return crk_fail(CRK_E_INVALID, "%s: y_stride %zu q8_1 blocks is less than a row of %zu values (%zu blocks); "
+                        "pass the padded row's blocks (Candle: ncols padded to 512, /32)", name, y_stride, ncols,
+                        ncols / 32);
+    if (b > 1 && dst_stride < nrows)
+        return crk_fail(CRK_E_INVALID, "%s: dst_stride %zu is less than nrows %zu: the %u output columns would "
+                        "overlap", name, dst_stride, nrows, b);
+    if (nrows == 0) return CRK_OK; /* (ncols 0 launches: its sums are 0) */
+    const size_t osz = crk_dtype_size((crk_dtype)ki->params[2].dtype);
+    if ((st = crk_need_ptr(name, "vx", vx)) != CRK_OK || (st = crk_need_ptr(name, "vy", vy)) != CRK_OK ||
+        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK || (st = aligned(name, "vx", vx, 2)) != CRK_OK ||
+        (st = aligned(name, "vy", vy, 4)) != CRK_OK || (st = aligned(name, "dst", dst, osz)) != CRK_OK)
+        return st;
+    /* PTX kernels take y's column stride in values, the static library's in blocks */
+    const double ys = ki->family_id == CRK_FAMILY_MMVQ ? (double)(y_stride * 32) : (double)y_stride;
+    const double sc[4] = {(double)ncols, (double)nrows, ys, (double)dst_stride};
+    arg_pack a = {.out = dst, .in = {vx, vy}};
+    if ((st = crk_pack_args(ki, &a, sc, 4, NULL)) != CRK_OK) return st;
+    /* rows (b = 1) or pairs of rows a block of 128 threads (kernels/mmvq.h) */
+    const unsigned grid[3] = {(unsigned)((nrows + rpb - 1) / rpb), 1, 1}, block[3] = {128, 1, 1};
     return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }

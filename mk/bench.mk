@@ -30,4 +30,9 @@ CANDLE_PEER_CUBINS := $(patsubst %,.device/peers/candle-0.11-sm90/%.cubin,unary 
 .device/peers/candle-0.11-sm90/%.cubin: $(CANDLE_PEER_DIR)/%.cubin
 	@mkdir -p $(@D)
 	$(Q)install -m 644 $< $@
+# and the static library's MMVQ launchers (launch_mmvq_gguf_*: the mmvq rows' peer, 3.6 MB)
+CANDLE_PEER_CUBINS += .device/peers/candle-0.11-sm90/libcandle_mmvq.so
+.device/peers/candle-0.11-sm90/libcandle_mmvq.so: $(CANDLE_PEER_DIR)/libcandle_mmvq.so
+	@mkdir -p $(@D)
+	$(Q)install -m 755 $< $@
 device-stage: .device/bench $(if $(wildcard $(CANDLE_PEER_DIR)/unary.cubin),$(CANDLE_PEER_CUBINS))

@@ -1,6 +1,6 @@
 # mk/install.mk — installing, releasing, and the size of what is shipped.
 #   make install [PREFIX=/usr/local] [DESTDIR=/tmp/stage]   libcrk.so.$(SOMAJOR) (soname, versioned
-#        symbols), libcrk.a, crk.h, crk.pc, the crk CLI and crk(1), share/crk/hsaco/
+#        symbols), libcrk.a, crk.h, crk_libmoe.h, crk.pc, the crk CLI and crk(1), share/crk/hsaco/
 #        (code objects, bundles, NVIDIA build, manifest.json, manifest.rs), share/crk/rust/crk-kernels
 #   make uninstall [PREFIX=...] [DESTDIR=...]      removes exactly those files
 #   make check-install     installs into a temporary DESTDIR, builds examples/hello.c

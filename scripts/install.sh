@@ -18,7 +18,7 @@ D=${ROOT:-}
 data=$D$CRKDATA/hsaco
 files=(
   "$D$LIBDIR/libcrk.so.$SOVERSION" "$D$LIBDIR/libcrk.so.$SOMAJOR" "$D$LIBDIR/libcrk.so" "$D$LIBDIR/libcrk.a"
-  "$D$LIBDIR/pkgconfig/crk.pc" "$D$INCLUDEDIR/crk.h" "$D$BINDIR/crk" "$D$MANDIR/man1/crk.1"
+  "$D$LIBDIR/pkgconfig/crk.pc" "$D$INCLUDEDIR/crk.h" "$D$INCLUDEDIR/crk_libmoe.h" "$D$BINDIR/crk" "$D$MANDIR/man1/crk.1"
   "$data/manifest.json" "$data/manifest.rs"
 )
 for f in $PER_ARCH $NV; do files+=("$data/${f#hsaco/}"); done
@@ -38,7 +38,7 @@ install -d "$D$LIBDIR/pkgconfig" "$D$INCLUDEDIR" "$D$BINDIR" "$D$MANDIR/man1" "$
 install -m 644 "build/libcrk.so.$SOVERSION" build/libcrk.a "$D$LIBDIR/"
 ln -sf "libcrk.so.$SOVERSION" "$D$LIBDIR/libcrk.so.$SOMAJOR"
 ln -sf "libcrk.so.$SOMAJOR" "$D$LIBDIR/libcrk.so"
-install -m 644 include/crk.h "$D$INCLUDEDIR/"
+install -m 644 include/crk.h include/crk_libmoe.h "$D$INCLUDEDIR/"
 install -m 755 build/crk "$D$BINDIR/"
 install -m 644 docs/crk.1 "$D$MANDIR/man1/"
 for f in $PER_ARCH $NV; do install -D -m 644 "$f" "$data/${f#hsaco/}"; done

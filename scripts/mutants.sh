@@ -152,4 +152,12 @@ spawn rowbound 'crk_get_rows_q8_0' quantized quantized.h 's/if (id >= nrows) {/i
 spawn q81width 'quantize_q8_1' quantized quantized.h 's|for (int m = 16; m >= 1; m /= 2) { /\* own + partner|for (int m = 8; m >= 1; m /= 2) { /* own + partner|'
 # quantized: DMMV runs one row past nrows (reads past the matrix, writes past dst)
 spawn dmmvbound 'dequantize_mul_mat_vec_q4_k' quantized quantized.h 's/for (size_t row = first; row < nrows; row += gridDim.x)/for (size_t row = first; row <= nrows; row += gridDim.x)/'
+# MMVQ: the pair's second row written past an odd nrows (upstream's PTX bug)
+spawn mmvqbound 'mul_mat_vec_q4_0_q8_1_cuda2' quantized mmvq.h 's/if (t < (unsigned)NV \&\& (int)(t % RPB) < nr) {/if (t < (unsigned)NV) {/'
+# MMVQ: the lanes' butterfly stops at 16 (a wave32 port's width bug)
+spawn mmvqwidth 'mmvq_gguf_q4_k_f32_plain_cuda1' quantized mmvq.h 's/for (int m = 16; m >= 1; m \/= 2) x += shfl_xor_w<32>(x, m);/for (int m = 8; m >= 1; m \/= 2) x += shfl_xor_w<32>(x, m);/'
+# MMVQ: q4_0's high nibbles against the low values of y
+spawn mmvqnibble 'mmvq_gguf_q4_0_f16_plain_cuda3' quantized mmvq.h 's/sumi = dot4_i8(hi, q8_int(yb, k + 4), sumi);/sumi = dot4_i8(hi, q8_int(yb, k), sumi);/'
+# MMVQ: q6_K's scale of the wrong 16 values
+spawn mmvqscale 'mul_mat_vec_q6_K_q8_1_cuda1' quantized mmvq.h 's|bx\[192 + 8 \* half + 2 \* quarter + p / 4\]|bx[192 + 8 * half + 2 * quarter]|'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

@@ -174,6 +174,17 @@ int ex_vmisc(ex_ctx *c)
         } END
         return EMU_STEP_OK;
     }
+    case ISA_OP_v_dot4c_i32_i8: { /* gfx90a/gfx940: D += the four signed byte products of S0, S1 (wraps) */
+        P(TY_B32, TY_B32, TY_NONE, TY_B32);
+        LANES {
+            const uint32_t a = R32(&v, 0, l), b = R32(&v, 1, l);
+            int64_t acc = (int32_t)v.d0[l];
+            for (int k = 0; k < 4; k++) acc += (int64_t)(int8_t)(a >> (8 * k)) * (int8_t)(b >> (8 * k));
+            if (in->clamp) acc = acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc;
+            W32(&v, l, (uint32_t)acc);
+        } END
+        return EMU_STEP_OK;
+    }
     case ISA_OP_v_fmac_f64:
         P(TY_F64, TY_F64, TY_NONE, TY_F64);
         LANES WD(&v, l, fma(RD(&v, 0, l), RD(&v, 1, l), ex_d((uint64_t)v.d1[l] << 32 | v.d0[l]))); END

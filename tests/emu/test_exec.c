@@ -647,6 +647,7 @@ static const uint8_t k_pk[] = {
     0x18,0x40,0xa8,0xd3,0x1c,0x3b,0x7a,0x1c, /* v_dot4_i32_i8 v24, v28, v29, v30 */
     0x19,0xc0,0xa8,0xd3,0x1c,0x3b,0x7a,0x1c, /* v_dot4_i32_i8 v25, v28, v29, v30 clamp */
     0x1a,0x40,0xa9,0xd3,0x1c,0x3b,0x7a,0x1c, /* v_dot4_u32_u8 v26, v28, v29, v30 */
+    0x1c,0x3b,0x3e,0x72,                     /* v_dot4c_i32_i8_e32 v31, v28, v29 (v31 += ...) */
     0x00,0x00,0x81,0xbf, /* s_endpgm */
 };
 /* gfx11's one 8-bit dot product, signedness by neg_lo */
@@ -688,7 +689,7 @@ static void test_pk(void)
     for (int l = 0; l < 64; l++) {
         vgpr[0][l] = fu(1.5f), vgpr[1][l] = 0xc0104200u, vgpr[2][l] = fu(3.0f), vgpr[3][l] = fu(0.25f);
         vgpr[10][l] = 0xabcd1234u, vgpr[20][l] = 0x0c050703u;
-        vgpr[28][l] = 0x80FF7F05u, vgpr[29][l] = 0x81FE7F03u, vgpr[30][l] = 0x7FFFFF00u;
+        vgpr[28][l] = 0x80FF7F05u, vgpr[29][l] = 0x81FE7F03u, vgpr[30][l] = 0x7FFFFF00u, vgpr[31][l] = (uint32_t)(-7 - l);
         vgpr[18][l] = (uint32_t)one, vgpr[19][l] = (uint32_t)(one >> 32);
     }
     if (run(&w))
@@ -716,6 +717,7 @@ static void test_pk(void)
     CHECK(vgpr[24][l] == (uint32_t)ss, "v_dot4_i32_i8 = %08x", vgpr[24][l]);
     CHECK(vgpr[25][l] == 0x7FFFFFFFu, "v_dot4_i32_i8 clamp = %08x", vgpr[25][l]);
     CHECK(vgpr[26][l] == (uint32_t)uu, "v_dot4_u32_u8 = %08x", vgpr[26][l]);
+    CHECK(vgpr[31][l] == (uint32_t)dot4_ref(a, b, -7 - l, 1, 1), "v_dot4c_i32_i8 = %08x", vgpr[31][l]);
 }
 
 static void test_dot11(void)

@@ -20,8 +20,9 @@
  *   q4_K 32), y = ceil(hidden/256) for f32/f16/bf16, ceil(hidden/512) for
  *   32-value types, hidden/256 for K types. Ids in range (upstream reads
  *   out of bounds otherwise).
- * quantize_q8_1: Candle's launch (block 256, grid (ceil(kx_padded/256),
- *   rows)) and crk_quantize_q8_1 (which must refuse a kx_padded that is not
+ * quantize_q8_1 (and the static library's mmvq_gguf_quantize_q8_1_<dt>,
+ *   bf16/f16 x made f32 first): Candle's launch (block 256, grid
+ *   (ceil(kx_padded/256), rows)) and crk_quantize_q8_1 (which must refuse a kx_padded that is not
  *   a multiple of 32); rows of kx values padded to kx_padded (Candle: to
  *   512), x at an odd offset, blocks of every magnitude, an all-zero block;
  *   the q8_1 bytes equal ref_quantize_q8_1's, byte for byte.
@@ -207,21 +208,28 @@ static int run_get_rows(suite_t *S, const crk_kernel_info *ki, const quant_case 
  * 2^20), an all-zero block; bytes compared with ref_quantize_q8_1. */
 static int run_quantize(suite_t *S, const crk_kernel_info *ki, const quant_case *q, const char *cname) {
     const size_t xoff = q->src_off ? 1 : 0, nx = xoff + q->q_rows * q->q_kx, nq = q->q_rows * q->q_kp / 32 * 36;
+    /* x: f32, or the 16-bit input of mmvq_gguf_quantize_q8_1_{f16,bf16}, made f32 first */
+    const crk_dtype xdt = (crk_dtype)ki->params[0].dtype;
+    const size_t xsz = crk_dtype_size(xdt);
     float *x = (float *)S->host[0];
-    unsigned char *got = S->host[1], *want = S->host[2];
+    unsigned char *got = S->host[1], *want = S->host[2], *xin = S->host[3];
     for (size_t i = 0; i < nx; i++) {
-        const double scale = ldexp(1.0, (int)((i / 32) * 7919 % 41) - 20);
-        x[i] = (float)((rng_unit(&S->rng) * 2 - 1) * scale);
+        /* 16-bit inputs: a block's scale from 2^-12 (f16 keeps it normal) to 2^12 */
+        const int e = xsz == 4 ? (int)((i / 32) * 7919 % 41) - 20 : (int)((i / 32) * 7919 % 25) - 12;
+        const float v = (float)((rng_unit(&S->rng) * 2 - 1) * ldexp(1.0, e));
+        ref_cast(CRK_F32, xdt, &v, xin + i * xsz);
+        x[i] = (float)ref_value_f64(xdt, xin + i * xsz);
     }
     if (q->q_rows && q->q_kx >= 96)
-        for (size_t i = 64; i < 96; i++) x[xoff + i] = 0.0f; /* block 2 of row 0: d = 0, q = 0 */
+        for (size_t i = 64; i < 96; i++) x[xoff + i] = 0.0f, memset(xin + (xoff + i) * xsz, 0, xsz); /* block 2 of row 0: d = 0, q = 0 */
     for (size_t r = 0; r < q->q_rows; r++)
         ref_quantize_q8_1(x + xoff + r * q->q_kx, q->q_kx, q->q_kp, want + r * q->q_kp / 32 * 36);
     const unsigned char poison = poison_byte(S);
     memset(got, poison, nq + GUARD);
     memset(want + nq, poison, GUARD);
-    if (upload(S, S->dev[0], x, nx * 4) || upload(S, S->dev[1], got, nq + GUARD)) return gpu_ok(CRK_E_GPU, ki, cname), 1;
-    const void *in[1] = {(const float *)S->dev[0] + xoff};
+    if (upload(S, S->dev[0], xin, nx * xsz) || upload(S, S->dev[1], got, nq + GUARD))
+        return gpu_ok(CRK_E_GPU, ki, cname), 1;
+    const void *in[1] = {(const char *)S->dev[0] + xoff * xsz};
     crk_status st = CRK_OK;
     if (S->shape == SHAPE_CANDLE) { /* block 256, grid (ceil(kx_padded/256), rows) */
         if (q->q_rows) {

@@ -40,6 +40,9 @@ int upsample_applies(const layout_case *lc, const crk_kernel_info *ki);
 int run_quant(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int quant_applies(const layout_case *lc, const crk_kernel_info *ki);
 size_t quant_elements(const layout_case *lc, const crk_kernel_info *ki);
+int run_mmvq(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
+int mmvq_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t mmvq_elements(const layout_case *lc, const crk_kernel_info *ki);
 
 const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_UNARY] = {run_map1, map1_applies},
@@ -65,4 +68,6 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_GET_ROWS] = {run_quant, quant_applies, quant_elements},
     [CRK_FAMILY_QUANTIZE] = {run_quant, quant_applies, quant_elements},
     [CRK_FAMILY_DMMV] = {run_quant, quant_applies, quant_elements},
+    [CRK_FAMILY_MMVQ] = {run_mmvq, mmvq_applies, mmvq_elements},
+    [CRK_FAMILY_MMVQ_GGUF] = {run_mmvq, mmvq_applies, mmvq_elements},
 };

@@ -19,6 +19,7 @@
  * under both launch shapes of the product: libcrk's helpers (their grid),
  * and a Candle ROCm backend's (LaunchConfig::for_num_elems: 1024 threads x
  * ceil(n/1024) blocks, Candle's info convention; rows "<family>@candle"). */
+#include "crk_libmoe.h"
 #include "suite.h"
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -115,6 +116,7 @@ int main(int argc, char **argv) {
     S.res = &res;
     printf("numeric suite: seed %" PRIu64 " (rerun with --seed %" PRIu64 ")\n", seed, seed);
     crk_status st = crk_open(&S.ctx, &opt);
+    if (st == CRK_OK) st = crk_libmoe_options(&opt); /* Candle's launchers (fam_mmvq.c): the same code objects */
     if (st != CRK_OK) {
         const int nogpu = st == CRK_E_NO_DEVICE;
         printf("%s%s\n", nogpu ? "skipped: " : "error: ", crk_last_error()); /* it starts "no GPU: " */

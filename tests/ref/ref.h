@@ -234,6 +234,12 @@ void ref_ggml_random_blocks(ref_ggml_type t, void *blocks, size_t nblocks, uint3
  * unquantized values, xor-butterfly order) as f16, q = roundf(x/d) (0 if
  * max|x| = 0). */
 void ref_quantize_q8_1(const float *x, size_t kx, size_t kx_padded, void *vy);
+/* One MMVQ dot: a weight row of ncols values (whole blocks of t, a weight
+ * type) times a q8_1 row y (ncols/32 blocks, or more): *dot the exact value
+ * of the kernels' formulation (ref_ggml.c), *mag the sum of the absolute
+ * values of its terms (f32 sums err by a multiple of it). -1 for a bad
+ * type or a partial block. */
+int ref_ggml_mmvq(ref_ggml_type t, const void *row, const void *y, size_t ncols, double *dot, double *mag);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
  * q = 8 and d < 0 (x + −x is +0), which d·(q − 8) gives as −0 (Candle's
  * cubin, tests/device/ggml_parity.c); q5_0 is (q − 16)·d there. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ref.h"
 
@@ -47,69 +48,70 @@ static int scale_k3(int j, const uint8_t *s) {
     return (int)(lo | hi << 4) - 32;
 }
 
-static float q4_0_value(float d, unsigned q, int get_rows) {
+static float q4_0_value(float d, int q, int get_rows) {
     return get_rows ? ((float)q - 8.0f) * d : fmaf(d, (float)q, -8 * d);
 }
 
-static void block_legacy(ref_ggml_type t, const uint8_t *b, float *y, int get_rows) {
-    const float d = half_at(b);
-    switch (t) {
-    case REF_Q4_0:
-        for (int j = 0; j < 16; j++) {
-            y[j] = q4_0_value(d, b[2 + j] & 0xF, get_rows);
-            y[j + 16] = q4_0_value(d, b[2 + j] >> 4, get_rows);
-        }
-        return;
-    case REF_Q4_1: {
-        const float m = half_at(b + 2);
-        for (int j = 0; j < 16; j++) {
-            y[j] = fmaf(d, (float)(b[4 + j] & 0xF), m);
-            y[j + 16] = fmaf(d, (float)(b[4 + j] >> 4), m);
-        }
+/* 32-value types: the block's 32 quants as stored (q4: 0..15, q5: 0..31,
+ * q8: signed), d and m (0 where the type has none). Low nibbles are values
+ * 0..15, high nibbles 16..31; bit j of q5's qh is value j's fifth bit. */
+static void legacy_parts(ref_ggml_type t, const uint8_t *b, int *q, float *d, float *m) {
+    const int has_m = t == REF_Q4_1 || t == REF_Q5_1 || t == REF_Q8_1;
+    *d = half_at(b), *m = has_m && t != REF_Q8_1 ? half_at(b + 2) : 0.0f;
+    const uint8_t *qs = b + (has_m ? 4 : 2);
+    if (t == REF_Q8_0 || t == REF_Q8_1) {
+        for (int j = 0; j < 32; j++) q[j] = (int8_t)qs[j];
         return;
     }
-    case REF_Q5_0: case REF_Q5_1: {
-        const int has_m = t == REF_Q5_1, o = has_m ? 4 : 2;
-        const float m = has_m ? half_at(b + 2) : 0.0f;
-        const uint32_t qh = (uint32_t)b[o] | (uint32_t)b[o + 1] << 8 | (uint32_t)b[o + 2] << 16 | (uint32_t)b[o + 3] << 24;
-        const uint8_t *qs = b + o + 4;
-        for (int j = 0; j < 16; j++) { /* bit j of qh is value j's fifth bit, bit j + 16 value j + 16's */
-            const int q0 = (qs[j] & 0xF) | ((qh >> j) & 1) << 4, q1 = (qs[j] >> 4) | ((qh >> (j + 16)) & 1) << 4;
-            y[j] = has_m ? fmaf(d, (float)q0, m) : d * (float)(q0 - 16);
-            y[j + 16] = has_m ? fmaf(d, (float)q1, m) : d * (float)(q1 - 16);
-        }
-        return;
+    uint32_t qh = 0;
+    if (t == REF_Q5_0 || t == REF_Q5_1) {
+        qh = (uint32_t)qs[0] | (uint32_t)qs[1] << 8 | (uint32_t)qs[2] << 16 | (uint32_t)qs[3] << 24;
+        qs += 4;
     }
-    case REF_Q8_0: case REF_Q8_1: {
-        const uint8_t *qs = b + (t == REF_Q8_0 ? 2 : 4);
-        for (int j = 0; j < 32; j++) y[j] = d * (float)(int8_t)qs[j];
-        return;
-    }
-    default: return;
+    for (int j = 0; j < 16; j++) {
+        q[j] = (qs[j] & 0xF) | (int)((qh >> j) & 1) << 4;
+        q[j + 16] = (qs[j] >> 4) | (int)((qh >> (j + 16)) & 1) << 4;
     }
 }
 
-static void block_k(ref_ggml_type t, const uint8_t *b, float *y) {
+static void block_legacy(ref_ggml_type t, const uint8_t *b, float *y, int get_rows) {
+    int q[32];
+    float d, m;
+    legacy_parts(t, b, q, &d, &m);
+    for (int j = 0; j < 32; j++)
+        switch (t) {
+        case REF_Q4_0: y[j] = q4_0_value(d, q[j], get_rows); break;
+        case REF_Q4_1: case REF_Q5_1: y[j] = fmaf(d, (float)q[j], m); break;
+        case REF_Q5_0: y[j] = d * (float)(q[j] - 16); break;
+        default: y[j] = d * (float)q[j]; break; /* q8_0, q8_1 */
+        }
+}
+
+/* K types: value i = a[i]·q[i] − m[i], a and m exact f32 products (an f16
+ * scale times a small integer); the kernels compute it as fmaf(a, q, −m)
+ * where the type has mins (q2_K, q4_K, q5_K), else as the product a·q
+ * rounded (q3_K, q6_K: d·scale·q left to right). Returns 1 if fused. */
+static int k_parts(ref_ggml_type t, const uint8_t *b, float *a, int *q, float *m) {
     switch (t) {
     case REF_Q2_K: { /* scales[16] qs[64] d dmin: 16 sub-blocks of 16, 2-bit q */
         const uint8_t *sc = b, *qs = b + 16;
         const float d = half_at(b + 80), dmin = half_at(b + 82);
         for (int i = 0; i < 256; i++) {
             const int half = i / 128, shift = 2 * ((i % 128) / 32), l = i % 32, s = i / 16;
-            const unsigned q = (qs[32 * half + l] >> shift) & 3;
-            y[i] = fmaf(d * (float)(sc[s] & 0xF), (float)q, -(dmin * (float)(sc[s] >> 4)));
+            q[i] = (qs[32 * half + l] >> shift) & 3;
+            a[i] = d * (float)(sc[s] & 0xF), m[i] = dmin * (float)(sc[s] >> 4);
         }
-        return;
+        return 1;
     }
     case REF_Q3_K: { /* hmask[32] qs[64] scales[12] d: value = q2 − (hmask bit ? 0 : 4) */
         const uint8_t *hm = b, *qs = b + 32, *sc = b + 96;
         const float d = half_at(b + 108);
         for (int i = 0; i < 256; i++) {
             const int half = i / 128, shift = 2 * ((i % 128) / 32), l = i % 32;
-            const int q = (int)((qs[32 * half + l] >> shift) & 3) - ((hm[l] >> (4 * half + shift / 2)) & 1 ? 0 : 4);
-            y[i] = d * (float)scale_k3(i / 16, sc) * (float)q;
+            q[i] = (int)((qs[32 * half + l] >> shift) & 3) - ((hm[l] >> (4 * half + shift / 2)) & 1 ? 0 : 4);
+            a[i] = d * (float)scale_k3(i / 16, sc), m[i] = 0.0f;
         }
-        return;
+        return 0;
     }
     case REF_Q4_K: case REF_Q5_K: { /* d dmin scales[12] (qh[32]) qs[128]: 8 sub-blocks of 32 */
         const int five = t == REF_Q5_K;
@@ -119,11 +121,11 @@ static void block_k(ref_ggml_type t, const uint8_t *b, float *y) {
             const int s = i / 32, l = i % 32; /* sub-block s: low nibbles of chunk s/2 when even */
             unsigned scale, mn;
             scale_min_k4(s, sc, &scale, &mn);
-            unsigned q = (qs[32 * (s / 2) + l] >> (4 * (s % 2))) & 0xF;
-            if (five) q |= ((qh[l] >> s) & 1) << 4;
-            y[i] = fmaf(d * (float)scale, (float)q, -(dmin * (float)mn));
+            q[i] = (qs[32 * (s / 2) + l] >> (4 * (s % 2))) & 0xF;
+            if (five) q[i] |= ((qh[l] >> s) & 1) << 4;
+            a[i] = d * (float)scale, m[i] = dmin * (float)mn;
         }
-        return;
+        return 1;
     }
     case REF_Q6_K: { /* ql[128] qh[64] scales[16] (int8) d: 6-bit q − 32 */
         const uint8_t *ql = b, *qh = b + 128;
@@ -133,18 +135,67 @@ static void block_k(ref_ggml_type t, const uint8_t *b, float *y) {
             const int half = i / 128, quarter = (i % 128) / 32, l = i % 32;
             const unsigned lo = (ql[64 * half + 32 * (quarter % 2) + l] >> (4 * (quarter / 2))) & 0xF;
             const unsigned hi = (qh[32 * half + l] >> (2 * quarter)) & 3;
-            y[i] = d * (float)sc[i / 16] * (float)((int)(lo | hi << 4) - 32);
+            q[i] = (int)(lo | hi << 4) - 32;
+            a[i] = d * (float)sc[i / 16], m[i] = 0.0f;
         }
-        return;
+        return 0;
     }
-    case REF_Q8_K: { /* f32 d, int8 qs[256], int16 bsums[16] (unused here) */
+    default: { /* q8_K: f32 d, int8 qs[256], int16 bsums[16] (unused here) */
         float d;
         memcpy(&d, b, 4); /* little-endian host */
-        for (int i = 0; i < 256; i++) y[i] = d * (float)(int8_t)b[4 + i];
-        return;
+        for (int i = 0; i < 256; i++) q[i] = (int8_t)b[4 + i], a[i] = d, m[i] = 0.0f;
+        return 0;
     }
-    default: return;
     }
+}
+
+static void block_k(ref_ggml_type t, const uint8_t *b, float *y) {
+    float a[256], m[256];
+    int q[256];
+    const int fused = k_parts(t, b, a, q, m);
+    for (int i = 0; i < 256; i++) y[i] = fused ? fmaf(a[i], (float)q[i], -m[i]) : a[i] * (float)q[i];
+}
+
+/* MMVQ: weight row × q8_1 row, as the kernels compute it in exact
+ * arithmetic. The 32-value types take the q8_1 block's f16 sum s8 of the
+ * unquantized x for their offset or min (GGML's vec_dot_*_q8_1): q4_0
+ * d·(d8·Σq·q8 − 8·s8), q5_0 d·(d8·Σq·q8 − 16·s8), q4_1/q5_1 d·d8·Σq·q8 +
+ * m·s8, q8_0 d·d8·Σq·q8; the K types the dequantized value times d8·q8. */
+int ref_ggml_mmvq(ref_ggml_type t, const void *row, const void *y, size_t ncols, double *dot, double *mag) {
+    const size_t vals = ref_ggml_block_values(t);
+    if (!vals || t == REF_Q8_1 || t == REF_Q8_K || ncols % vals) return -1;
+    const uint8_t *w = row, *yb = y;
+    double s = 0, g = 0;
+    for (size_t k = 0; k < ncols / vals; k++, w += TYPES[t].bytes) {
+        if (vals == 32) {
+            int q[32];
+            float d, m;
+            legacy_parts(t, w, q, &d, &m);
+            const double d8 = half_at(yb), s8 = half_at(yb + 2);
+            long sumi = 0, abs_sumi = 0;
+            for (int j = 0; j < 32; j++) {
+                const long p = (long)q[j] * (int8_t)yb[4 + j];
+                sumi += p, abs_sumi += labs(p);
+            }
+            const double off = t == REF_Q4_0 ? -8.0 * d * s8 : t == REF_Q5_0 ? -16.0 * d * s8 : (double)m * s8;
+            s += (double)d * d8 * (double)sumi + off;
+            g += fabs((double)d * d8) * (double)abs_sumi + fabs(off);
+            yb += 36;
+            continue;
+        }
+        float a[256], m[256];
+        int q[256];
+        k_parts(t, w, a, q, m);
+        for (int i = 0; i < 256; i++) {
+            const uint8_t *b8 = yb + 36 * (i / 32);
+            const double yi = (double)half_at(b8) * (int8_t)b8[4 + i % 32];
+            s += ((double)a[i] * q[i] - m[i]) * yi;
+            g += (fabs((double)a[i] * q[i]) + fabs((double)m[i])) * fabs(yi);
+        }
+        yb += 36 * 8;
+    }
+    *dot = s, *mag = g;
+    return 0;
 }
 
 static int dequantize(ref_ggml_type t, const void *src, size_t nblocks, float *y, int get_rows) {

@@ -61,10 +61,12 @@ END_TEST
 static int tsv_family_ours(const char *family, const char *name) {
     /* reduce: the fast_* kernels and upstream's unused atomic sum_* */
     if (!strcmp(family, "reduce")) return !strncmp(name, "fast_", 5) || !strncmp(name, "sum_", 4);
-    /* quantized: so far dequantize_block_*, get_rows_*, quantize_q8_1 and the DMMV kernels */
+    /* quantized: so far dequantize_block_*, get_rows_*, quantize_q8_1, the DMMV and MMVQ kernels, and
+     * the static library's device kernels mmvq_gguf_* (not its host launchers, launch_*) */
     if (!strcmp(family, "quantized"))
         return !strncmp(name, "dequantize_block_", 17) || !strncmp(name, "get_rows_", 9) ||
-               !strcmp(name, "quantize_q8_1") || !strncmp(name, "dequantize_mul_mat_vec_", 23);
+               !strcmp(name, "quantize_q8_1") || !strncmp(name, "dequantize_mul_mat_vec_", 23) ||
+               !strncmp(name, "mul_mat_vec_", 12) || !strncmp(name, "mmvq_gguf_", 10);
     static const char *const ours[] = {"unary", "cast",    "ternary", "affine", "copy", "binary",
                                        "cmp",   "fill",    "softmax", "norm",   "rope", "indexing", "sort",
                                        "conv",  "pool",    "upsample"};
@@ -105,9 +107,10 @@ START_TEST(parity_with_candle_table) {
     fclose(f);
     /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set),
      * fast_* and sum_*, softmax, norm, rope, indexing, sort, conv, pool, upsample, dequantize, get_rows,
-     * quantize_q8_1, dequantize_mul_mat_vec */
-    ck_assert_uint_eq(upstream_rows,
-                      58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 5 + 4 + 8 + 12 + 125 + 14 + 42 + 12 + 12 + 22 + 13 + 1 + 10);
+     * quantize_q8_1, dequantize_mul_mat_vec, mul_mat_vec_*_q8_1_cuda*, mmvq_gguf_*_plain_cuda*,
+     * mmvq_gguf_quantize_q8_1_* */
+    ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 5 + 4 + 8 + 12 + 125 + 14 + 42 +
+                                         12 + 12 + 22 + 13 + 1 + 10 + 80 + 240 + 3);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -212,6 +215,7 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_UPSAMPLE] = {"upsample", 0, 0, 1, 1, -1},
         [CRK_FAMILY_DEQUANTIZE] = {"dequantize", 0, 0, 0, 1, -1}, [CRK_FAMILY_GET_ROWS] = {"get_rows", 0, 0, 0, 2, -1},
         [CRK_FAMILY_QUANTIZE] = {"quantize", 0, 0, 0, 1, 2}, [CRK_FAMILY_DMMV] = {"dmmv", 0, 0, 0, 2, -1},
+        [CRK_FAMILY_MMVQ] = {"mmvq", 0, 0, 0, 2, 4},      [CRK_FAMILY_MMVQ_GGUF] = {"mmvq_gguf", 0, 0, 0, 2, 4},
     };
     /* module conv: scalars and inputs per op (fact sheet §4.14-§4.16) */
     static const struct {
@@ -224,7 +228,8 @@ START_TEST(parameters_have_roles) {
     static const uint8_t geometry[CRK_FAMILY_COUNT] = {
         [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS,
         [CRK_FAMILY_SORT] = CRK_GEOM_SORT, [CRK_FAMILY_DEQUANTIZE] = CRK_GEOM_GGML, [CRK_FAMILY_GET_ROWS] = CRK_GEOM_GGML,
-        [CRK_FAMILY_QUANTIZE] = CRK_GEOM_GGML, [CRK_FAMILY_DMMV] = CRK_GEOM_GGML};
+        [CRK_FAMILY_QUANTIZE] = CRK_GEOM_GGML, [CRK_FAMILY_DMMV] = CRK_GEOM_GGML, [CRK_FAMILY_MMVQ] = CRK_GEOM_GGML,
+        [CRK_FAMILY_MMVQ_GGUF] = CRK_GEOM_GGML};
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
         ck_assert_uint_lt(ki->family_id, CRK_FAMILY_COUNT);

@@ -1,0 +1,255 @@
+/* mmvq.h — quantized matrix × q8_1 vectors (fact sheet §4.18 item 5,
+ * §4.19): dst[j, row] = Σ_k W[row, k]·y_j[k] for b = 1..8 columns y_j,
+ * W in GGML blocks, y quantized to q8_1 (quantize_q8_1), f32 sums.
+ *
+ *   mul_mat_vec_<t>_q8_1_cuda<b>(vx, vy, dst, ncols_x, nrows_x, nrows_y,
+ *       nrows_dst): Candle's PTX kernels; column j of y starts nrows_y
+ *       values (nrows_y/32 blocks) after column j-1, of dst nrows_dst.
+ *   mmvq_gguf_<t>_<dt>_plain_cuda<b>(vx, vy, dst, ncols_x, nrows_x,
+ *       stride_col_y, stride_col_dst): the static library's kernels
+ *       (launch_mmvq_gguf_*); y's column stride in q8_1 blocks, dst in the
+ *       input's dtype (f32 sums, one RNE conversion).
+ *
+ * Launch (Candle's, both): rows (b = 1) or pairs of rows (b > 1) a block,
+ * blockIdx.x; any block whose thread count is a multiple of 32 (Candle:
+ * 32x4, or 32x2 for b > 4), up to 256 (the kernels' launch bound); other
+ * blocks write nothing (libcrk refuses them). Every row is bounds-checked: upstream's PTX kernels write
+ * the pair's second row past an odd nrows_x.
+ *
+ * Work: a weight block is cut into `units` (GGML's qi/vdr), each one
+ * thread's integer dot products with the matching q8_1 values (dot4_i8:
+ * v_dot4_i32_i8 / v_dot4_i32_iu8 / dp4a), scaled in f32 as GGML does:
+ * the 32-value types fold their offset or min into the q8_1 block's sum
+ * of the unquantized x (s8, an f16), the K types into d8·Σq8. Threads take
+ * units in turn along the row; lanes meet in butterflies of width 32 (half
+ * a wave64 on gfx9, explicit), groups of 32 in shared memory, added in
+ * group order. The CPU reference is tests/ref/ref_ggml.c (ref_ggml_mmvq). */
+#ifndef CRK_MMVQ_H
+#define CRK_MMVQ_H
+#include "quantized.h"
+
+namespace crk {
+
+/* 32 bits at p, a 2-byte aligned address (GGML blocks are). */
+CRK_DEV int ggml_i32(const uint8_t *p) { return (int)(ggml_u16(p) | ggml_u16(p + 2) << 16); }
+/* Int i of a q8_1 block's 32 quants (4-byte aligned: 36-byte blocks). */
+CRK_DEV int q8_int(const uint8_t *yb, int i) { return *(const int *)(yb + 4 + 4 * i); }
+CRK_DEV float q8_d(const uint8_t *yb) { return ggml_half(yb); }
+CRK_DEV float q8_s(const uint8_t *yb) { return ggml_half(yb + 2); }
+/* Bytewise a − b of bytes in [0, 127] (no borrow across bytes): signed bytes. */
+CRK_DEV int sub_bytes(int a, int b) { return (int)((((uint32_t)a | 0x80808080u) - (uint32_t)b) ^ 0x80808080u); }
+/* Bits 0..3 of h to bit 4 of bytes 0..3 (q5's fifth bits). */
+CRK_DEV int bit4_of_bytes(uint32_t h) {
+    return (int)(((h & 1) << 4) | ((h & 2) << 11) | ((h & 4) << 18) | ((h & 8) << 25));
+}
+
+/* The dot of unit u (0 <= u < units) of weight block bx with the q8_1
+ * blocks yb (B::values/32 of them, 36 bytes apart), per block type. */
+template <class B> struct Q8Dot;
+
+/* 32-value types: a unit is 16 values (4-bit: bytes 8u..8u+7 of qs, both
+ * nibbles; q8_0: 8 bytes), ints (2u, 2u+1) of x against y's same values. */
+template <int qs_off> CRK_DEV int q4_sumi(const uint8_t *bx, const uint8_t *yb, int u, uint32_t qh, bool five) {
+    int sumi = 0;
+    for (int i = 0; i < 2; i++) {
+        const int k = 2 * u + i, v = ggml_i32(bx + qs_off + 4 * k);
+        int lo = v & 0x0F0F0F0F, hi = (v >> 4) & 0x0F0F0F0F;
+        if (five) lo |= bit4_of_bytes(qh >> (4 * k)), hi |= bit4_of_bytes(qh >> (16 + 4 * k));
+        sumi = dot4_i8(lo, q8_int(yb, k), sumi);
+        sumi = dot4_i8(hi, q8_int(yb, k + 4), sumi);
+    }
+    return sumi;
+}
+/* y = d·(q − 8): d·(d8·Σq·q8 − 8·s8/2) a half block */
+template <> struct Q8Dot<BlockQ4_0> {
+    static constexpr int units = 2;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
+        const int sumi = q4_sumi<2>(bx, yb, u, 0, false);
+        return ggml_half(bx) * ((float)sumi * q8_d(yb) - 4.0f * q8_s(yb));
+    }
+};
+/* y = d·q + m: d·d8·Σq·q8 + m·s8/2 */
+template <> struct Q8Dot<BlockQ4_1> {
+    static constexpr int units = 2;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
+        const int sumi = q4_sumi<4>(bx, yb, u, 0, false);
+        return (float)sumi * (ggml_half(bx) * q8_d(yb)) + ggml_half(bx + 2) * q8_s(yb) / 2.0f;
+    }
+};
+template <> struct Q8Dot<BlockQ5_0> { /* y = d·(q − 16) */
+    static constexpr int units = 2;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
+        const int sumi = q4_sumi<6>(bx, yb, u, (uint32_t)ggml_i32(bx + 2), true);
+        return ggml_half(bx) * ((float)sumi * q8_d(yb) - 8.0f * q8_s(yb));
+    }
+};
+template <> struct Q8Dot<BlockQ5_1> { /* y = d·q + m */
+    static constexpr int units = 2;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
+        const int sumi = q4_sumi<8>(bx, yb, u, (uint32_t)ggml_i32(bx + 4), true);
+        return (float)sumi * (ggml_half(bx) * q8_d(yb)) + ggml_half(bx + 2) * q8_s(yb) / 2.0f;
+    }
+};
+template <> struct Q8Dot<BlockQ8_0> { /* a unit: 8 values */
+    static constexpr int units = 4;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
+        int sumi = dot4_i8(ggml_i32(bx + 2 + 8 * u), q8_int(yb, 2 * u), 0);
+        sumi = dot4_i8(ggml_i32(bx + 6 + 8 * u), q8_int(yb, 2 * u + 1), sumi);
+        return ggml_half(bx) * q8_d(yb) * (float)sumi;
+    }
+};
+
+/* q2_K/q3_K: a unit is int u of qs (bytes 4u..4u+3, 2 bits x 4 shifts):
+ * half h = u/8 of the super-block, l = 4·(u%8); shift i holds values
+ * 128h + 32i + l.., q8_1 block 4h + i (its int u%8), sub-block (16
+ * values) 8h + 2i + (u%8)/4. */
+template <> struct Q8Dot<BlockQ2_K> { /* d·sc·q − dmin·m */
+    static constexpr int units = 16;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
+        const int h = u / 8, p = u % 8, v = ggml_i32(bx + 16 + 4 * u);
+        float sd = 0.0f, sm = 0.0f;
+        for (int i = 0; i < 4; i++) {
+            const uint8_t *y = yb + 36 * (4 * h + i);
+            const int sc = bx[8 * h + 2 * i + p / 4], yi = q8_int(y, p);
+            sd += q8_d(y) * (float)(dot4_i8((v >> (2 * i)) & 0x03030303, yi, 0) * (sc & 0xF));
+            sm += q8_d(y) * (float)dot4_i8((sc >> 4) * 0x01010101, yi, 0);
+        }
+        return ggml_half(bx + 80) * sd - ggml_half(bx + 82) * sm;
+    }
+};
+/* the 6-bit scale s of q3_K, minus 32 (quantized.h, BlockQ3_K) */
+CRK_DEV int q3k_scale(const uint8_t *sc, int s) {
+    return (int)(((sc[s % 8] >> (4 * (s / 8))) & 0xF) | ((sc[8 + s % 4] >> (2 * (s / 4))) & 3) << 4) - 32;
+}
+template <> struct Q8Dot<BlockQ3_K> { /* d·sc·(q − 4·!hbit) */
+    static constexpr int units = 16;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
+        const int h = u / 8, p = u % 8, v = ggml_i32(bx + 32 + 4 * u);
+        const int hm = ~ggml_i32(bx + 4 * p) >> (4 * h); /* a clear hmask bit subtracts 4 */
+        float s = 0.0f;
+        for (int i = 0; i < 4; i++) {
+            const uint8_t *y = yb + 36 * (4 * h + i);
+            const int q = sub_bytes((v >> (2 * i)) & 0x03030303, ((hm >> i) << 2) & 0x04040404);
+            s += q8_d(y) * (float)(dot4_i8(q, q8_int(y, p), 0) * q3k_scale(bx + 96, 8 * h + 2 * i + p / 4));
+        }
+        return ggml_half(bx + 108) * s;
+    }
+};
+/* q4_K/q5_K: a unit is 16 values: pair g = u/4 of 32-value sub-blocks
+ * (2g: low nibbles, 2g+1: high) at bytes l = 4p.. and 16 + 4p.. (p = u%4)
+ * of the pair's 32 qs bytes; q8_1 blocks 2g, 2g+1, their ints p, p+4. */
+template <bool five> CRK_DEV float q45k_dot(const uint8_t *bx, const uint8_t *yb, int u) {
+    const int g = u / 4, p = u % 4, qs = (five ? 48 : 16) + 32 * g + 4 * p;
+    const int v0 = ggml_i32(bx + qs), v1 = ggml_i32(bx + qs + 16);
+    const int h0 = five ? ggml_i32(bx + 16 + 4 * p) >> (2 * g) : 0, h1 = five ? ggml_i32(bx + 32 + 4 * p) >> (2 * g) : 0;
+    float sd = 0.0f, sm = 0.0f;
+    for (int i = 0; i < 2; i++) {
+        const uint8_t *y = yb + 36 * (2 * g + i);
+        int sc, mn;
+        scale_min_k4(2 * g + i, bx + 4, sc, mn);
+        int q0 = (v0 >> (4 * i)) & 0x0F0F0F0F, q1 = (v1 >> (4 * i)) & 0x0F0F0F0F;
+        if (five) q0 |= ((h0 >> i) << 4) & 0x10101010, q1 |= ((h1 >> i) << 4) & 0x10101010;
+        const int y0 = q8_int(y, p), y1 = q8_int(y, p + 4);
+        sd += q8_d(y) * (float)(dot4_i8(q1, y1, dot4_i8(q0, y0, 0)) * sc);
+        sm += q8_d(y) * (float)(dot4_i8(0x01010101, y1, dot4_i8(0x01010101, y0, 0)) * mn);
+    }
+    return ggml_half(bx) * sd - ggml_half(bx + 2) * sm;
+}
+template <> struct Q8Dot<BlockQ4_K> {
+    static constexpr int units = 16;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) { return q45k_dot<false>(bx, yb, u); }
+};
+template <> struct Q8Dot<BlockQ5_K> {
+    static constexpr int units = 16;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) { return q45k_dot<true>(bx, yb, u); }
+};
+/* q6_K: a unit is int u of ql (half = u/16, r = u%16; nibble i is
+ * quarter 2i + r/8 of the half, at l = 4·(u%8)), with qh int
+ * 8·half + u%8 (2 bits at 2·quarter); q8_1 block 4·half + quarter. */
+template <> struct Q8Dot<BlockQ6_K> {
+    static constexpr int units = 32;
+    static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
+        const int half = u / 16, r = u % 16, p = u % 8;
+        const int vl = ggml_i32(bx + 4 * u), vh = ggml_i32(bx + 128 + 4 * (8 * half + p)) >> (2 * (r / 8));
+        float s = 0.0f;
+        for (int i = 0; i < 2; i++) {
+            const int quarter = 2 * i + r / 8;
+            const uint8_t *y = yb + 36 * (4 * half + quarter);
+            const int q = sub_bytes(((vl >> (4 * i)) & 0x0F0F0F0F) | (((vh >> (4 * i)) << 4) & 0x30303030), 0x20202020);
+            const int sc = (int8_t)bx[192 + 8 * half + 2 * quarter + p / 4];
+            s += q8_d(y) * (float)(dot4_i8(q, q8_int(y, p), 0) * sc);
+        }
+        return ggml_half(bx + 208) * s;
+    }
+};
+
+/* Rows rpb·blockIdx.x .. +rpb-1 (rpb = 1 for b = 1, else 2) of W (ncols
+ * values a row) times the b columns of y (ystride bytes apart), into dst
+ * (column j at j·dstride). */
+template <class B, int NB, class D>
+CRK_DEV void mmvq_rows(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
+                       size_t dstride) {
+    constexpr int RPB = NB == 1 ? 1 : 2, NV = NB * RPB, U = Q8Dot<B>::units;
+    const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y;
+    const int row0 = RPB * blockIdx.x;
+    if (row0 >= nrows || nt % 32 != 0 || nt > 256) return; /* the block leaves together */
+    const int nr = nrows - row0 < RPB ? nrows - row0 : RPB;
+    const size_t bpr = ncols > 0 ? (size_t)(ncols / B::values) : 0, units = bpr * U; /* no columns: sums of 0 */
+    /* Both rows in one pass over y; where dot4_i8 is byte by byte (the
+     * gfx9/gfx10-1 generic targets), a pass a row: y's unpacked bytes, kept
+     * for the second row, spilled to scratch at b = 8. */
+#ifdef CRK_DOT4_SOFT
+    constexpr int RB = 1;
+#else
+    constexpr int RB = RPB;
+#endif
+    float acc[NV] = {};
+#pragma unroll
+    for (int r0 = 0; r0 < RPB; r0 += RB) {
+        if (r0 >= nr) break;
+        for (size_t w = t; w < units; w += nt) {
+            const size_t kb = w / U;
+            const int u = (int)(w % U);
+            const uint8_t *yb = vy + kb * (B::values / 32) * 36;
+#pragma unroll
+            for (int r = r0; r < r0 + RB; r++) {
+                if (r >= nr) break;
+                const uint8_t *bx = vx + ((size_t)(row0 + r) * bpr + kb) * B::bytes;
+#pragma unroll
+                for (int j = 0; j < NB; j++) acc[j * RPB + r] += Q8Dot<B>::dot(bx, yb + j * ystride, u);
+            }
+        }
+    }
+    __shared__ float part[8][NV];
+#pragma unroll
+    for (int v = 0; v < NV; v++) {
+        float x = acc[v];
+        for (int m = 16; m >= 1; m /= 2) x += shfl_xor_w<32>(x, m);
+        if (t % 32 == 0) part[t / 32][v] = x;
+    }
+    block_barrier();
+    if (t < (unsigned)NV && (int)(t % RPB) < nr) {
+        float s = 0.0f;
+        for (unsigned g = 0; g < nt / 32; g++) s += part[g][t];
+        dst[(t / RPB) * dstride + row0 + t % RPB] = convert<D>(s);
+    }
+}
+
+/* mul_mat_vec_<t>_q8_1_cuda<b>: y's columns nrows_y values apart */
+template <class B, int NB>
+CRK_DEV void mul_mat_vec_q8_1(const void *vx, const void *vy, float *dst, const int ncols_x, const int nrows_x,
+                              const int nrows_y, const int nrows_dst) {
+    mmvq_rows<B, NB>((const uint8_t *)vx, (const uint8_t *)vy, dst, ncols_x, nrows_x,
+                     (size_t)(nrows_y > 0 ? nrows_y : 0) / 32 * 36, (size_t)(nrows_dst > 0 ? nrows_dst : 0));
+}
+/* mmvq_gguf_<t>_<dt>_plain_cuda<b>: y's columns stride_col_y blocks apart */
+template <class B, int NB, class D>
+CRK_DEV void mmvq_gguf_plain(const void *vx, const void *vy, D *dst, const int ncols_x, const int nrows_x,
+                             const int stride_col_y, const int stride_col_dst) {
+    mmvq_rows<B, NB>((const uint8_t *)vx, (const uint8_t *)vy, dst, ncols_x, nrows_x,
+                     (size_t)(stride_col_y > 0 ? stride_col_y : 0) * 36,
+                     (size_t)(stride_col_dst > 0 ? stride_col_dst : 0));
+}
+
+} // namespace crk
+#endif
