@@ -270,29 +270,28 @@ static const gen_op QUANTIZE_OPS[] = {
     {"mmvq_gguf_quantize_q8_1_f16", "crk::quantize_q8_1", SIG_QUANTIZE_Q8_1_F16, 0, NULL, 0},
     {"mmvq_gguf_quantize_q8_1_f32", "crk::quantize_q8_1", SIG_QUANTIZE_Q8_1, 0, NULL, 0},
 };
+/* MMVQ's 10 weight types: the PTX kernels spell K types q2_K, the static
+ * library's q2_k; X(ptx name, static-library name, block type) */
+#define MMVQ_TYPES(X)                                                                                  \
+    X(q4_0, q4_0, BlockQ4_0), X(q4_1, q4_1, BlockQ4_1), X(q5_0, q5_0, BlockQ5_0), X(q5_1, q5_1, BlockQ5_1), \
+    X(q8_0, q8_0, BlockQ8_0), X(q2_K, q2_k, BlockQ2_K), X(q3_K, q3_k, BlockQ3_K), X(q4_K, q4_k, BlockQ4_K), \
+    X(q5_K, q5_k, BlockQ5_K), X(q6_K, q6_k, BlockQ6_K)
+#define B8(M, ...) M(__VA_ARGS__, 1), M(__VA_ARGS__, 2), M(__VA_ARGS__, 3), M(__VA_ARGS__, 4), M(__VA_ARGS__, 5), \
+                   M(__VA_ARGS__, 6), M(__VA_ARGS__, 7), M(__VA_ARGS__, 8)
 /* mul_mat_vec_<t>_q8_1_cuda<b>, b = 1..8 */
-#define MV(t, B, b) Q(t "_q8_1_cuda" #b, B ", " #b, SIG_MMVQ)
-#define MV8(t, B) MV(t, B, 1), MV(t, B, 2), MV(t, B, 3), MV(t, B, 4), MV(t, B, 5), MV(t, B, 6), MV(t, B, 7), MV(t, B, 8)
-static const gen_op MMVQ_OPS[] = {
-    MV8("q4_0", "BlockQ4_0"), MV8("q4_1", "BlockQ4_1"), MV8("q5_0", "BlockQ5_0"), MV8("q5_1", "BlockQ5_1"),
-    MV8("q8_0", "BlockQ8_0"), MV8("q2_K", "BlockQ2_K"), MV8("q3_K", "BlockQ3_K"), MV8("q4_K", "BlockQ4_K"),
-    MV8("q5_K", "BlockQ5_K"), MV8("q6_K", "BlockQ6_K"),
-};
+#define MV(t, B, b) Q(#t "_q8_1_cuda" #b, #B ", " #b, SIG_MMVQ)
+#define MV8(t, t_lower, B) B8(MV, t, B)
+static const gen_op MMVQ_OPS[] = {MMVQ_TYPES(MV8)};
+/* mmvq_gguf_<t>_<dt>_plain_cuda<b>: dt bf16/f16/f32, b = 1..8 */
+#define MG(t, B, dt, b) Q(#t "_" #dt "_plain_cuda" #b, #B ", " #b, SIG_MMVQ_GGUF_##dt)
+#define MG24(t_upper, t, B) B8(MG, t, B, bf16), B8(MG, t, B, f16), B8(MG, t, B, f32)
+static const gen_op MMVQ_GGUF_OPS[] = {MMVQ_TYPES(MG24)};
+#undef MG24
+#undef MG
 #undef MV8
 #undef MV
-/* mmvq_gguf_<t>_<dt>_plain_cuda<b>: t lower case, dt bf16/f16/f32, b = 1..8 */
-#define MG(t, B, dt, b) Q(t "_" #dt "_plain_cuda" #b, B ", " #b, SIG_MMVQ_GGUF_##dt)
-#define MG8(t, B, dt) MG(t, B, dt, 1), MG(t, B, dt, 2), MG(t, B, dt, 3), MG(t, B, dt, 4), MG(t, B, dt, 5), \
-                      MG(t, B, dt, 6), MG(t, B, dt, 7), MG(t, B, dt, 8)
-#define MG24(t, B) MG8(t, B, bf16), MG8(t, B, f16), MG8(t, B, f32)
-static const gen_op MMVQ_GGUF_OPS[] = {
-    MG24("q4_0", "BlockQ4_0"), MG24("q4_1", "BlockQ4_1"), MG24("q5_0", "BlockQ5_0"), MG24("q5_1", "BlockQ5_1"),
-    MG24("q8_0", "BlockQ8_0"), MG24("q2_k", "BlockQ2_K"), MG24("q3_k", "BlockQ3_K"), MG24("q4_k", "BlockQ4_K"),
-    MG24("q5_k", "BlockQ5_K"), MG24("q6_k", "BlockQ6_K"),
-};
-#undef MG24
-#undef MG8
-#undef MG
+#undef B8
+#undef MMVQ_TYPES
 #undef Q
 static const gen_op NO_OP[] = {{"", NULL, NULL, 0, NULL, 0}};
 #define OPS(a) a, sizeof a / sizeof a[0]

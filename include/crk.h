@@ -534,7 +534,8 @@ crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const
  * Integer dot products, f32 sums; dst f32 (PTX names) or the name's dtype
  * (one rounding to nearest even). dst_stride >= nrows where b > 1. Unlike
  * upstream's PTX kernels, an odd nrows writes nothing past row nrows - 1.
- * Sizes below 2^31; vx 2-byte, vy 4-byte and dst element aligned. */
+ * Sizes below 2^31; vy 4-byte and dst element aligned, vx 2-byte (4-byte
+ * for q4_1, q5_1, q2_K, q4_K, q5_K, whose GGML blocks hold a half2). */
 crk_status crk_mul_mat_vec_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const void *vx, const void *vy,
                                 void *dst, size_t ncols, size_t nrows, size_t y_stride, size_t dst_stride);
 

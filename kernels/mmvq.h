@@ -10,6 +10,10 @@
  *       (launch_mmvq_gguf_*); y's column stride in q8_1 blocks, dst in the
  *       input's dtype (f32 sums, one RNE conversion).
  *
+ * Blocks are 2-byte aligned; the types whose upstream block holds a half2
+ * (q4_1, q5_1, q2_K, q4_K, q5_K: sizes multiples of 4) 4-byte aligned, as
+ * upstream's structs are (their quants are read 32 bits at a time).
+ *
  * Launch (Candle's, both): rows (b = 1) or pairs of rows (b > 1) a block,
  * blockIdx.x; any block whose thread count is a multiple of 32 (Candle:
  * 32x4, or 32x2 for b > 4), up to 256 (the kernels' launch bound); other
@@ -30,8 +34,13 @@
 
 namespace crk {
 
-/* 32 bits at p, a 2-byte aligned address (GGML blocks are). */
-CRK_DEV int ggml_i32(const uint8_t *p) { return (int)(ggml_u16(p) | ggml_u16(p + 2) << 16); }
+/* 32 bits at p: one load where the block type is 4-byte aligned (A = 4:
+ * upstream's blocks holding a half2, whose size is a multiple of 4), two
+ * 16-bit loads where only 2 (q4_0, q5_0, q8_0, q3_K, q6_K). */
+template <int A = 2> CRK_DEV int ggml_i32(const uint8_t *p) {
+    if constexpr (A == 4) return *(const int *)p;
+    return (int)(ggml_u16(p) | ggml_u16(p + 2) << 16);
+}
 /* Int i of a q8_1 block's 32 quants (4-byte aligned: 36-byte blocks). */
 CRK_DEV int q8_int(const uint8_t *yb, int i) { return *(const int *)(yb + 4 + 4 * i); }
 CRK_DEV float q8_d(const uint8_t *yb) { return ggml_half(yb); }
@@ -49,10 +58,10 @@ template <class B> struct Q8Dot;
 
 /* 32-value types: a unit is 16 values (4-bit: bytes 8u..8u+7 of qs, both
  * nibbles; q8_0: 8 bytes), ints (2u, 2u+1) of x against y's same values. */
-template <int qs_off> CRK_DEV int q4_sumi(const uint8_t *bx, const uint8_t *yb, int u, uint32_t qh, bool five) {
+template <int qs_off, int A> CRK_DEV int q4_sumi(const uint8_t *bx, const uint8_t *yb, int u, uint32_t qh, bool five) {
     int sumi = 0;
     for (int i = 0; i < 2; i++) {
-        const int k = 2 * u + i, v = ggml_i32(bx + qs_off + 4 * k);
+        const int k = 2 * u + i, v = ggml_i32<A>(bx + qs_off + 4 * k);
         int lo = v & 0x0F0F0F0F, hi = (v >> 4) & 0x0F0F0F0F;
         if (five) lo |= bit4_of_bytes(qh >> (4 * k)), hi |= bit4_of_bytes(qh >> (16 + 4 * k));
         sumi = dot4_i8(lo, q8_int(yb, k), sumi);
@@ -64,7 +73,7 @@ template <int qs_off> CRK_DEV int q4_sumi(const uint8_t *bx, const uint8_t *yb, 
 template <> struct Q8Dot<BlockQ4_0> {
     static constexpr int units = 2;
     static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
-        const int sumi = q4_sumi<2>(bx, yb, u, 0, false);
+        const int sumi = q4_sumi<2, 2>(bx, yb, u, 0, false);
         return ggml_half(bx) * ((float)sumi * q8_d(yb) - 4.0f * q8_s(yb));
     }
 };
@@ -72,21 +81,21 @@ template <> struct Q8Dot<BlockQ4_0> {
 template <> struct Q8Dot<BlockQ4_1> {
     static constexpr int units = 2;
     static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
-        const int sumi = q4_sumi<4>(bx, yb, u, 0, false);
+        const int sumi = q4_sumi<4, 4>(bx, yb, u, 0, false);
         return (float)sumi * (ggml_half(bx) * q8_d(yb)) + ggml_half(bx + 2) * q8_s(yb) / 2.0f;
     }
 };
 template <> struct Q8Dot<BlockQ5_0> { /* y = d·(q − 16) */
     static constexpr int units = 2;
     static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
-        const int sumi = q4_sumi<6>(bx, yb, u, (uint32_t)ggml_i32(bx + 2), true);
+        const int sumi = q4_sumi<6, 2>(bx, yb, u, (uint32_t)ggml_i32(bx + 2), true);
         return ggml_half(bx) * ((float)sumi * q8_d(yb) - 8.0f * q8_s(yb));
     }
 };
 template <> struct Q8Dot<BlockQ5_1> { /* y = d·q + m */
     static constexpr int units = 2;
     static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
-        const int sumi = q4_sumi<8>(bx, yb, u, (uint32_t)ggml_i32(bx + 4), true);
+        const int sumi = q4_sumi<8, 4>(bx, yb, u, (uint32_t)ggml_i32<4>(bx + 4), true);
         return (float)sumi * (ggml_half(bx) * q8_d(yb)) + ggml_half(bx + 2) * q8_s(yb) / 2.0f;
     }
 };
@@ -106,7 +115,7 @@ template <> struct Q8Dot<BlockQ8_0> { /* a unit: 8 values */
 template <> struct Q8Dot<BlockQ2_K> { /* d·sc·q − dmin·m */
     static constexpr int units = 16;
     static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {
-        const int h = u / 8, p = u % 8, v = ggml_i32(bx + 16 + 4 * u);
+        const int h = u / 8, p = u % 8, v = ggml_i32<4>(bx + 16 + 4 * u);
         float sd = 0.0f, sm = 0.0f;
         for (int i = 0; i < 4; i++) {
             const uint8_t *y = yb + 36 * (4 * h + i);
@@ -138,15 +147,28 @@ template <> struct Q8Dot<BlockQ3_K> { /* d·sc·(q − 4·!hbit) */
 /* q4_K/q5_K: a unit is 16 values: pair g = u/4 of 32-value sub-blocks
  * (2g: low nibbles, 2g+1: high) at bytes l = 4p.. and 16 + 4p.. (p = u%4)
  * of the pair's 32 qs bytes; q8_1 blocks 2g, 2g+1, their ints p, p+4. */
+/* The 6-bit scales and mins of sub-blocks 2g and 2g+1 (scale_min_k4),
+ * two at a time from 16-bit words: byte i of sc and mn is sub-block 2g+i's. */
+CRK_DEV void scale_min_pair(const uint8_t *q, int g, uint32_t &sc, uint32_t &mn) {
+    if (g < 2) {
+        sc = ggml_u16(q + 2 * g) & 0x3F3F, mn = ggml_u16(q + 2 * g + 4) & 0x3F3F;
+    } else {
+        const uint32_t lo = ggml_u16(q + 2 * g + 4); /* bytes s + 4: low 4 bits of both */
+        sc = (lo & 0x0F0F) | (ggml_u16(q + 2 * g - 4) & 0xC0C0) >> 2;
+        mn = (lo >> 4 & 0x0F0F) | (ggml_u16(q + 2 * g) & 0xC0C0) >> 2;
+    }
+}
 template <bool five> CRK_DEV float q45k_dot(const uint8_t *bx, const uint8_t *yb, int u) {
     const int g = u / 4, p = u % 4, qs = (five ? 48 : 16) + 32 * g + 4 * p;
-    const int v0 = ggml_i32(bx + qs), v1 = ggml_i32(bx + qs + 16);
-    const int h0 = five ? ggml_i32(bx + 16 + 4 * p) >> (2 * g) : 0, h1 = five ? ggml_i32(bx + 32 + 4 * p) >> (2 * g) : 0;
+    const int v0 = ggml_i32<4>(bx + qs), v1 = ggml_i32<4>(bx + qs + 16);
+    const int h0 = five ? ggml_i32<4>(bx + 16 + 4 * p) >> (2 * g) : 0;
+    const int h1 = five ? ggml_i32<4>(bx + 32 + 4 * p) >> (2 * g) : 0;
+    uint32_t scs, mns;
+    scale_min_pair(bx + 4, g, scs, mns);
     float sd = 0.0f, sm = 0.0f;
     for (int i = 0; i < 2; i++) {
         const uint8_t *y = yb + 36 * (2 * g + i);
-        int sc, mn;
-        scale_min_k4(2 * g + i, bx + 4, sc, mn);
+        const int sc = (int)(scs >> (8 * i) & 0xFF), mn = (int)(mns >> (8 * i) & 0xFF);
         int q0 = (v0 >> (4 * i)) & 0x0F0F0F0F, q1 = (v1 >> (4 * i)) & 0x0F0F0F0F;
         if (five) q0 |= ((h0 >> i) << 4) & 0x10101010, q1 |= ((h1 >> i) << 4) & 0x10101010;
         const int y0 = q8_int(y, p), y1 = q8_int(y, p + 4);
@@ -194,27 +216,32 @@ CRK_DEV void mmvq_rows(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, 
     const int row0 = RPB * blockIdx.x;
     if (row0 >= nrows || nt % 32 != 0 || nt > 256) return; /* the block leaves together */
     const int nr = nrows - row0 < RPB ? nrows - row0 : RPB;
-    const size_t bpr = ncols > 0 ? (size_t)(ncols / B::values) : 0, units = bpr * U; /* no columns: sums of 0 */
-    /* Both rows in one pass over y; where dot4_i8 is byte by byte (the
-     * gfx9/gfx10-1 generic targets), a pass a row: y's unpacked bytes, kept
-     * for the second row, spilled to scratch at b = 8. */
+    const unsigned bpr = ncols > 0 ? (unsigned)(ncols / B::values) : 0; /* no columns: sums of 0 */
+    /* A thread keeps one unit u of every block it takes (nt is a multiple
+     * of 32, so of U): what depends on u is computed once. Both rows in one
+     * pass over y; where dot4_i8 is byte by byte (the gfx9/gfx10-1 generic
+     * targets), a pass a row: y's unpacked bytes, kept for the second row,
+     * spilled to scratch at b = 8. */
 #ifdef CRK_DOT4_SOFT
     constexpr int RB = 1;
 #else
     constexpr int RB = RPB;
 #endif
+    const int u = (int)(t % U);
+    const unsigned kb0 = t / U, kbs = nt / U;
+    const uint8_t *rows[RPB];
+#pragma unroll
+    for (int r = 0; r < RPB; r++) rows[r] = vx + (size_t)(row0 + (r < nr ? r : 0)) * bpr * B::bytes;
     float acc[NV] = {};
 #pragma unroll
     for (int r0 = 0; r0 < RPB; r0 += RB) {
         if (r0 >= nr) break;
-        for (size_t w = t; w < units; w += nt) {
-            const size_t kb = w / U;
-            const int u = (int)(w % U);
-            const uint8_t *yb = vy + kb * (B::values / 32) * 36;
+        for (unsigned kb = kb0; kb < bpr; kb += kbs) {
+            const uint8_t *yb = vy + (size_t)kb * (B::values / 32 * 36);
 #pragma unroll
             for (int r = r0; r < r0 + RB; r++) {
                 if (r >= nr) break;
-                const uint8_t *bx = vx + ((size_t)(row0 + r) * bpr + kb) * B::bytes;
+                const uint8_t *bx = rows[r] + (size_t)kb * B::bytes;
 #pragma unroll
                 for (int j = 0; j < NB; j++) acc[j * RPB + r] += Q8Dot<B>::dot(bx, yb + j * ystride, u);
             }

@@ -200,7 +200,8 @@ crk_status crk_mul_mat_vec_q8_1(crk_ctx *ctx, crk_stream s, const char *name, co
     if (nrows == 0) return CRK_OK; /* (ncols 0 launches: its sums are 0) */
     const size_t osz = crk_dtype_size((crk_dtype)ki->params[2].dtype);
     if ((st = crk_need_ptr(name, "vx", vx)) != CRK_OK || (st = crk_need_ptr(name, "vy", vy)) != CRK_OK ||
-        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK || (st = aligned(name, "vx", vx, 2)) != CRK_OK ||
+        (st = crk_need_ptr(name, "dst", dst)) != CRK_OK ||
+        (st = aligned(name, "vx", vx, bytes % 4 ? 2 : 4)) != CRK_OK || /* half2 blocks: 4 (kernels/mmvq.h) */
         (st = aligned(name, "vy", vy, 4)) != CRK_OK || (st = aligned(name, "dst", dst, osz)) != CRK_OK)
         return st;
     /* PTX kernels take y's column stride in values, the static library's in blocks */
