@@ -85,6 +85,7 @@ static const struct { const char *c; int8_t dtype; uint8_t size; const char *dev
     [PT_BOOL] = {"bool", CRK_U8, 1},   [PT_VOID] = {"void", -1, 0},        [PT_I64] = {"int64_t", CRK_I64, 8},
     /* module quantized's get_rows_f16/_bf16: Candle's spelling, kernels/' storage type */
     [PT_F16] = {"__half", CRK_F16, 2, "crk::f16"}, [PT_BF16] = {"__nv_bfloat16", CRK_BF16, 2, "crk::bf16"},
+    [PT_UINT] = {"unsigned int", CRK_U32, 4}, /* indexed_moe_forward_*'s indices */
 };
 
 int gen_param_dtype(const gen_kernel *k, const gen_param *p) {

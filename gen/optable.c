@@ -166,6 +166,10 @@ static const gen_param SIG_MMVQ_GGUF_f32[] = MMVQ_GGUF(PT_FLOAT);
 static const gen_param SIG_MMVQ_GGUF_f16[] = MMVQ_GGUF(PT_F16);
 static const gen_param SIG_MMVQ_GGUF_bf16[] = MMVQ_GGUF(PT_BF16);
 #undef MMVQ_GGUF
+/* indexed_moe_forward_<t>_q8_1 (kernels/mmvq.h) */
+static const gen_param SIG_MOE[] = {P_IN("all_weights", PT_VOID), P_IN("all_inputs", PT_VOID),
+                                    P_IN("indices", PT_UINT), P_OUT("all_outputs", PT_FLOAT), P_INT("n"), P_INT("k"),
+                                    P_INT("batch"), P_INT("topk"), P_INT("k_padded"), P_INT("input_dim1"), {0}};
 
 /* ------------------------------------------------------------------ ops */
 #define U(op, f) {op, "crk::" f, NULL, 1, NULL, 0}
@@ -286,6 +290,10 @@ static const gen_op MMVQ_OPS[] = {MMVQ_TYPES(MV8)};
 #define MG(t, B, dt, b) Q(#t "_" #dt "_plain_cuda" #b, #B ", " #b, SIG_MMVQ_GGUF_##dt)
 #define MG24(t_upper, t, B) B8(MG, t, B, bf16), B8(MG, t, B, f16), B8(MG, t, B, f32)
 static const gen_op MMVQ_GGUF_OPS[] = {MMVQ_TYPES(MG24)};
+static const gen_op MOE_OPS[] = {
+    Q("q2k_q8_1", "BlockQ2_K", NULL), Q("q3k_q8_1", "BlockQ3_K", NULL), Q("q4k_q8_1", "BlockQ4_K", NULL),
+    Q("q5k_q8_1", "BlockQ5_K", NULL), Q("q6k_q8_1", "BlockQ6_K", NULL), Q("q8_0_q8_1", "BlockQ8_0", NULL),
+};
 #undef MG24
 #undef MG
 #undef MV8
@@ -418,6 +426,8 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
                          SIG_MMVQ, OPS(MMVQ_OPS), "f8_e4m3", up_all, GGML_MV},
     [CRK_FAMILY_MMVQ_GGUF] = {"mmvq_gguf", MOD_QUANTIZED, "mmvq.h", "crk::mmvq_gguf_plain", "mmvq_gguf_", 0, 0, {0},
                               SIG_MMVQ_GGUF_f32, OPS(MMVQ_GGUF_OPS), "f8_e4m3", up_all, GGML_MV},
+    [CRK_FAMILY_MOE] = {"indexed_moe", MOD_QUANTIZED, "mmvq.h", "crk::indexed_moe_forward", "indexed_moe_forward_", 0,
+                        0, {0}, SIG_MOE, OPS(MOE_OPS), "f8_e4m3", up_all, GGML_MV},
 };
 
 const char *gen_family_module(gen_family_id fam) { return GEN_MODULES[GEN_FAMILIES[fam].module]; }

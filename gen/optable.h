@@ -19,7 +19,7 @@ typedef struct {
 /* A parameter's type: one of the family's dtype axes, or a fixed C type. */
 typedef enum {
     PT_AXIS0, PT_AXIS1, PT_AXIS2,
-    PT_SIZE, PT_INT, PT_U32, PT_U8, PT_FLOAT, PT_DOUBLE, PT_BOOL, PT_VOID, PT_I64, PT_F16, PT_BF16,
+    PT_SIZE, PT_INT, PT_U32, PT_U8, PT_FLOAT, PT_DOUBLE, PT_BOOL, PT_VOID, PT_I64, PT_F16, PT_BF16, PT_UINT,
     PT_COUNT
 } gen_ptype;
 /* How it is passed: by value (const or not), or as a pointer. */

@@ -100,6 +100,7 @@ typedef enum {
     CRK_FAMILY_DMMV,      /* dequantize_mul_mat_vec_*: module "quantized" */
     CRK_FAMILY_MMVQ,      /* mul_mat_vec_<t>_q8_1_cuda<b>: module "quantized" (0.8) */
     CRK_FAMILY_MMVQ_GGUF, /* mmvq_gguf_<t>_<dt>_plain_cuda<b> (the static library's): "quantized" (0.8) */
+    CRK_FAMILY_MOE,       /* indexed_moe_forward_<t>_q8_1: module "quantized" (0.8) */
     CRK_FAMILY_COUNT
 } crk_family;
 
@@ -538,6 +539,18 @@ crk_status crk_quantize_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const
  * for q4_1, q5_1, q2_K, q4_K, q5_K, whose GGML blocks hold a half2). */
 crk_status crk_mul_mat_vec_q8_1(crk_ctx *ctx, crk_stream s, const char *name, const void *vx, const void *vy,
                                 void *dst, size_t ncols, size_t nrows, size_t y_stride, size_t dst_stride);
+/* indexed_moe_forward_<t>_q8_1 (t: q2k q3k q4k q5k q6k q8_0), Candle's
+ * QCudaStorage::indexed_moe_forward: for b < batch, t < topk, r < n:
+ * out[(b·topk + t)·n + r] = Σ_k W_e[r, k]·x[k], e = ids[b·topk + t], W_e the
+ * e-th of the experts at weights (each n x k GGML blocks, back to back),
+ * x the q8_1 row (k_padded/32 blocks) b (input_dim1 = 1) or b·topk + t.
+ * k whole blocks, k_padded >= k (Candle: k padded to 512), batch and topk
+ * below 65536 (grid y and z). Unlike upstream, q8_0's experts are n·k/32
+ * blocks apart (upstream: n·k/256, so experts past 0 read wrong weights).
+ * ids must be below the expert count, which neither signature knows. */
+crk_status crk_indexed_moe_forward(crk_ctx *ctx, crk_stream s, const char *name, const void *weights,
+                                   const void *inputs, const uint32_t *ids, float *out, size_t n, size_t k,
+                                   size_t batch, size_t topk, size_t k_padded, size_t input_dim1);
 
 /* Raw launch of any registry kernel: args[i] points at the value of
  * parameter i, sizes[i] must equal its size (checked against the registry);

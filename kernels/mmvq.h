@@ -278,5 +278,25 @@ CRK_DEV void mmvq_gguf_plain(const void *vx, const void *vy, D *dst, const int n
                      (size_t)(stride_col_dst > 0 ? stride_col_dst : 0));
 }
 
+/* indexed_moe_forward_<t>_q8_1 (fact sheet §4.18 item 7): block (row,
+ * b, t) of Candle's grid (n, batch, topk): out[(b·topk + t)·n + row] = row
+ * `row` of expert indices[b·topk + t] times q8_1 row b (input_dim1 = 1) or
+ * b·topk + t. Experts are n·(k/values) blocks apart, for q8_0 too
+ * (upstream divides by 256 for every type: its q8_0 experts past 0 read
+ * the wrong weights). An expert id past the weights is not caught: the
+ * signature does not carry the expert count (nor does upstream's). */
+template <class B>
+CRK_DEV void indexed_moe_forward(const void *all_weights, const void *all_inputs, const unsigned int *indices,
+                                 float *all_outputs, const int n, const int k, const int batch, const int topk,
+                                 const int k_padded, const int input_dim1) {
+    const unsigned b = blockIdx.y, t = blockIdx.z;
+    if ((int)b >= batch || (int)t >= topk || k_padded < 0) return; /* the block leaves together */
+    const size_t task = (size_t)b * (unsigned)topk + t, expert = indices[task];
+    const size_t expert_bytes = (size_t)(n > 0 ? n : 0) * (size_t)(k > 0 ? k / B::values : 0) * B::bytes;
+    const uint8_t *w = (const uint8_t *)all_weights + expert * expert_bytes;
+    const uint8_t *x = (const uint8_t *)all_inputs + (input_dim1 == 1 ? b : task) * (size_t)(k_padded / 32) * 36;
+    mmvq_rows<B, 1>(w, x, all_outputs + task * (size_t)(n > 0 ? n : 0), k, n, 0, 0);
+}
+
 } // namespace crk
 #endif

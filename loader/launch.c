@@ -37,6 +37,7 @@ static const char *helper_of(crk_family f) {
     case CRK_FAMILY_DMMV: return "crk_dequantize_mul_mat_vec";
     case CRK_FAMILY_MMVQ:
     case CRK_FAMILY_MMVQ_GGUF: return "crk_mul_mat_vec_q8_1";
+    case CRK_FAMILY_MOE: return "crk_indexed_moe_forward";
     case CRK_FAMILY_COUNT: break;
     }
     return "crk_launch";

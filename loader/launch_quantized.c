@@ -1,6 +1,7 @@
 /* launch_quantized.c — libcrk's helpers of module quantized (0.7):
  * crk_dequantize, crk_get_rows, crk_quantize_q8_1,
- * crk_dequantize_mul_mat_vec and (0.8) crk_mul_mat_vec_q8_1. Sizes are checked against the GGML
+ * crk_dequantize_mul_mat_vec and (0.8) crk_mul_mat_vec_q8_1,
+ * crk_indexed_moe_forward. Sizes are checked against the GGML
  * block of the kernel's type; work past the kernels' 32-bit arguments and
  * grid limits is split into several launches (upstream stops at int k and
  * 65535 blocks of grid y). */
@@ -211,5 +212,36 @@ crk_status crk_mul_mat_vec_q8_1(crk_ctx *ctx, crk_stream s, const char *name, co
     if ((st = crk_pack_args(ki, &a, sc, 4, NULL)) != CRK_OK) return st;
     /* rows (b = 1) or pairs of rows a block of 128 threads (kernels/mmvq.h) */
     const unsigned grid[3] = {(unsigned)((nrows + rpb - 1) / rpb), 1, 1}, block[3] = {128, 1, 1};
+    return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
+}
+
+crk_status crk_indexed_moe_forward(crk_ctx *ctx, crk_stream s, const char *name, const void *weights,
+                                   const void *inputs, const uint32_t *ids, float *out, size_t n, size_t k,
+                                   size_t batch, size_t topk, size_t k_padded, size_t input_dim1) {
+    crk_status st = CRK_OK;
+    const crk_kernel_info *ki = crk_helper_kernel(ctx, name, CRK_FAMILY_MOE, &st);
+    if (!ki) return st;
+    size_t values, bytes;
+    char type[5] = {0}; /* "q4k_q8_1" -> q4_K, "q8_0_q8_1" -> q8_0 */
+    snprintf(type, sizeof type, "%c%c_%c", ki->op[0], ki->op[1], ki->op[2] == 'k' ? 'K' : ki->op[3]);
+    if ((st = block_of(name, type, &values, &bytes)) != CRK_OK) return st;
+    if ((st = whole_blocks(name, "k", k, values, type)) != CRK_OK) return st;
+    if (n > INT_MAX || k_padded > INT_MAX || batch > 65535 || topk > 65535 || input_dim1 > INT_MAX)
+        return crk_fail(CRK_E_INVALID, "%s: n %zu and k_padded %zu must be below 2^31, batch %zu and topk %zu "
+                        "at most 65535 (grid y and z)", name, n, k_padded, batch, topk);
+    if (k_padded % 32 || k_padded < k)
+        return crk_fail(CRK_E_INVALID, "%s: k_padded %zu must be a multiple of 32 and at least k (%zu); Candle "
+                        "pads k to a multiple of 512", name, k_padded, k);
+    if (n == 0 || batch == 0 || topk == 0) return CRK_OK;
+    if ((st = crk_need_ptr(name, "weights", weights)) != CRK_OK || (st = crk_need_ptr(name, "inputs", inputs)) != CRK_OK ||
+        (st = crk_need_ptr(name, "ids", ids)) != CRK_OK || (st = crk_need_ptr(name, "out", out)) != CRK_OK ||
+        (st = aligned(name, "weights", weights, bytes % 4 ? 2 : 4)) != CRK_OK ||
+        (st = aligned(name, "inputs", inputs, 4)) != CRK_OK)
+        return st;
+    const double sc[6] = {(double)n, (double)k, (double)batch, (double)topk, (double)k_padded, (double)input_dim1};
+    arg_pack a = {.out = out, .in = {weights, inputs, ids}};
+    if ((st = crk_pack_args(ki, &a, sc, 6, NULL)) != CRK_OK) return st;
+    /* Candle's: a row a block of 32 x 4 threads, grid (n, batch, topk) */
+    const unsigned grid[3] = {(unsigned)n, (unsigned)batch, (unsigned)topk}, block[3] = {32, 4, 1};
     return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }

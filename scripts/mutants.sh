@@ -160,4 +160,6 @@ spawn mmvqwidth 'mmvq_gguf_q4_k_f32_plain_cuda1' quantized mmvq.h 's/for (int m 
 spawn mmvqnibble 'mmvq_gguf_q4_0_f16_plain_cuda3' quantized mmvq.h 's/sumi = dot4_i8(hi, q8_int(yb, k + 4), sumi);/sumi = dot4_i8(hi, q8_int(yb, k), sumi);/'
 # MMVQ: q6_K's scale of the wrong 16 values
 spawn mmvqscale 'mul_mat_vec_q6_K_q8_1_cuda1' quantized mmvq.h 's|bx\[192 + 8 \* half + 2 \* quarter + p / 4\]|bx[192 + 8 * half + 2 * quarter]|'
+# indexed MoE: upstream's expert stride, k/256 blocks a row for every type (q8_0's experts past 0 misread)
+spawn moestride 'indexed_moe_forward_q8_0_q8_1' quantized mmvq.h 's|(size_t)(k > 0 ? k / B::values : 0) \* B::bytes;|(size_t)(k > 0 ? k / 256 : 0) * B::bytes;|'
 for p in "${pids[@]}"; do wait "$p" || { echo "mutants: a mutant failed to build" >&2; exit 1; }; done

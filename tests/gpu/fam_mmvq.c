@@ -1,5 +1,6 @@
 /* fam_mmvq.c — MMVQ: mul_mat_vec_<t>_q8_1_cuda<b> (Candle's PTX kernels)
- * and mmvq_gguf_<t>_<dt>_plain_cuda<b> (the static library's), b = 1..8.
+ * and mmvq_gguf_<t>_<dt>_plain_cuda<b> (the static library's), b = 1..8;
+ * and indexed MoE, indexed_moe_forward_<t>_q8_1 (run_moe, below).
  *
  * MMVQ case i (MCASES, one per layout case index): nrows rows of ncols
  * values of random GGML blocks (ref_ggml_random_blocks: finite scales of
@@ -114,7 +115,17 @@ static int run_one(suite_t *S, const crk_kernel_info *ki, const mmvq_case *m, co
             st = launch_raw_2d(S, ki, &r, 1);
         }
     } else if (!is_ptx(ki) && m == &MCASES[4]) {
-        launcher_of(ki, dt)(vx, S->dev[2], dst, (int)ncols, (int)nrows, (int)ystride, (int)dstride, b, NULL);
+        mmvq_launcher f = launcher_of(ki, dt);
+        f(vx, S->dev[2], dst, (int)ncols, (int)nrows, (int)ystride, (int)dstride, b, NULL);
+        /* a void launcher refuses bad arguments by crk_last_error (and stderr), launching nothing */
+        if (b == 1 && dt == CRK_F32) {
+            f(vx, S->dev[2], dst, (int)ncols, (int)nrows, (int)ystride, (int)dstride, 9, NULL);
+            const int b_refused = strstr(crk_last_error(), "b_size 9") != NULL;
+            f(vx, S->dev[2], dst, (int)ncols, (int)nrows, 1, (int)dstride, 1, NULL);
+            if (!b_refused || !strstr(crk_last_error(), "y_stride"))
+                return printf("FAIL %s [%s]: its launcher took b_size 9 or a short y stride: %s\n", ki->name, cname,
+                              crk_last_error()), 1;
+        }
     } else {
         st = crk_mul_mat_vec_q8_1(S->ctx, NULL, ki->name, vx, S->dev[2], dst, ncols, nrows, ystride, dstride);
         /* refused, naming the problem: a partial block, y's stride too short */
@@ -148,17 +159,100 @@ static int run_one(suite_t *S, const crk_kernel_info *ki, const mmvq_case *m, co
     return 0;
 }
 
+/* indexed_moe_forward_<t>_q8_1: experts of n x k weights, ids of (batch,
+ * topk) tasks, q8_1 inputs a batch row (input_dim1 1) or a task. Every case
+ * of more than one expert routes some task to an expert past 0 (upstream's
+ * q8_0 stride reads wrong weights there). Shapes: Candle's (grid (n,
+ * batch, topk), block (32, 4): crk_indexed_moe_forward launches the same)
+ * and a raw (n, batch, topk) x (64, 1) launch. Tolerance as MMVQ's. */
+typedef struct {
+    const char *name;
+    size_t n, row_blocks, batch, topk, experts, input_dim1;
+} moe_case;
+static const moe_case ECASES[] = {
+    {"empty", 0, 8, 1, 1, 1, 1},
+    {"1 row, 1 block, expert 1 of 2", 1, 1, 1, 1, 2, 1},
+    {"37 rows of 3 blocks, batch 3, topk 2, 4 experts, shared inputs", 37, 3, 3, 2, 4, 1},
+    {"11 rows of 16 blocks, batch 2, topk 8, 8 experts, an input a task", 11, 16, 2, 8, 8, 8},
+    {"64 rows of 4096, batch 4, topk 2, 8 experts", 64, 128, 4, 2, 8, 1},
+};
+#define N_ECASES (sizeof ECASES / sizeof ECASES[0])
+
+static ref_ggml_type moe_type(const crk_kernel_info *ki) {
+    static const struct { const char *op; ref_ggml_type t; } T[] = {
+        {"q2k", REF_Q2_K}, {"q3k", REF_Q3_K}, {"q4k", REF_Q4_K}, {"q5k", REF_Q5_K}, {"q6k", REF_Q6_K}, {"q8_0", REF_Q8_0}};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        if (!strncmp(ki->op, T[i].op, strlen(T[i].op))) return T[i].t;
+    return REF_GGML_COUNT;
+}
+static size_t moe_k(const crk_kernel_info *ki, const moe_case *e) {
+    return ref_ggml_block_values(moe_type(ki)) == 32 ? e->row_blocks * 32 : (e->row_blocks + 7) / 8 * 256;
+}
+
+static int run_moe(suite_t *S, const crk_kernel_info *ki, const moe_case *e, const char *cname) {
+    const ref_ggml_type t = moe_type(ki);
+    const size_t k = moe_k(ki, e), n = e->n, bpr = k / ref_ggml_block_values(t), bytes = ref_ggml_block_bytes(t);
+    const size_t kp = (k + 511) / 512 * 512, tasks = e->batch * e->topk;
+    const size_t in_rows = e->input_dim1 == 1 ? e->batch : tasks, total = tasks * n + GUARD;
+    unsigned char *w = S->host[0], *y = S->host[2];
+    float *got = (float *)S->host[1], *x = (float *)S->host[3];
+    uint32_t *ids = (uint32_t *)S->host[4];
+    ref_ggml_random_blocks(t, w, e->experts * n * bpr, next_bits, &S->rng);
+    for (size_t i = 0; i < tasks; i++) ids[i] = (uint32_t)(rng_next(&S->rng) % e->experts);
+    if (e->experts > 1) ids[tasks - 1] = (uint32_t)(e->experts - 1); /* past expert 0 */
+    for (size_t r = 0; r < in_rows; r++) {
+        for (size_t i = 0; i < k; i++) x[i] = (float)((rng_unit(&S->rng) * 2 - 1) / 16);
+        ref_quantize_q8_1(x, k, kp, y + r * kp / 32 * 36);
+    }
+    const unsigned char poison = poison_byte(S);
+    memset(got, poison, total * 4);
+    if (upload(S, S->dev[0], w, e->experts * n * bpr * bytes) || upload(S, S->dev[2], y, in_rows * kp / 32 * 36) ||
+        upload(S, S->dev[3], ids, tasks * 4) || upload(S, S->dev[1], got, total * 4))
+        return gpu_ok(CRK_E_GPU, ki, cname), 1;
+    crk_status st = CRK_OK;
+    if (S->shape == SHAPE_CANDLE) {
+        st = crk_indexed_moe_forward(S->ctx, NULL, ki->name, S->dev[0], S->dev[2], S->dev[3], S->dev[1], n, k, e->batch,
+                                     e->topk, kp, e->input_dim1);
+    } else if (n) {
+        const int ni = (int)n, ki_ = (int)k, bi = (int)e->batch, ti = (int)e->topk, kpi = (int)kp, d1 = (int)e->input_dim1;
+        void *args[10] = {&S->dev[0], &S->dev[2], &S->dev[3], &S->dev[1], (void *)&ni, (void *)&ki_, (void *)&bi,
+                          (void *)&ti, (void *)&kpi, (void *)&d1};
+        const size_t sizes[10] = {8, 8, 8, 8, 4, 4, 4, 4, 4, 4};
+        const unsigned grid[3] = {(unsigned)n, (unsigned)e->batch, (unsigned)e->topk}, block[3] = {64, 1, 1};
+        st = crk_launch(S->ctx, NULL, ki->name, grid, block, 0, args, sizes, 10);
+    }
+    if (finish(S, st, ki, cname, got, S->dev[1], total * 4)) return 1;
+    for (size_t task = 0; task < tasks; task++) {
+        const unsigned char *xr = y + (e->input_dim1 == 1 ? task / e->topk : task) * kp / 32 * 36;
+        for (size_t r = 0; r < n; r++) {
+            double want, mag;
+            ref_ggml_mmvq(t, w + (ids[task] * n + r) * bpr * bytes, xr, k, &want, &mag);
+            const double tol = ldexp((double)(k / 8 + 64), -24) * mag, g = got[task * n + r];
+            if (!(fabs(g - want) <= tol))
+                return printf("FAIL %s [%s] task %zu (expert %u) row %zu of %zu: got %.9g want %.9g (tolerance %.3g)\n",
+                              ki->name, cname, task, ids[task], r, n, g, want, tol), 1;
+        }
+    }
+    return guard_bad(ki, cname, (const unsigned char *)(got + tasks * n), GUARD * 4, poison);
+}
+
 int run_mmvq(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
+    if (ki->family_id == CRK_FAMILY_MOE) {
+        char cn[128];
+        const moe_case *e = &ECASES[lc - CASES];
+        snprintf(cn, sizeof cn, "%s%s", e->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");
+        return run_moe(S, ki, e, cn);
+    }
     char cn[128];
     const mmvq_case *m = &MCASES[lc - CASES];
     snprintf(cn, sizeof cn, "%s%s", m->name, S->shape == SHAPE_CANDLE ? ", Candle's launch shape" : "");
     return run_one(S, ki, m, cn);
 }
 int mmvq_applies(const layout_case *lc, const crk_kernel_info *ki) {
-    (void)ki;
-    return (size_t)(lc - CASES) < N_MCASES;
+    return (size_t)(lc - CASES) < (ki->family_id == CRK_FAMILY_MOE ? N_ECASES : N_MCASES);
 }
 size_t mmvq_elements(const layout_case *lc, const crk_kernel_info *ki) {
     const size_t i = (size_t)(lc - CASES);
+    if (ki->family_id == CRK_FAMILY_MOE) return i < N_ECASES ? ECASES[i].experts * ECASES[i].n * moe_k(ki, &ECASES[i]) : 0;
     return i < N_MCASES ? MCASES[i].nrows * mmvq_ncols(ki, &MCASES[i]) : 0;
 }

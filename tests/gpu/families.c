@@ -70,4 +70,5 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_DMMV] = {run_quant, quant_applies, quant_elements},
     [CRK_FAMILY_MMVQ] = {run_mmvq, mmvq_applies, mmvq_elements},
     [CRK_FAMILY_MMVQ_GGUF] = {run_mmvq, mmvq_applies, mmvq_elements},
+    [CRK_FAMILY_MOE] = {run_mmvq, mmvq_applies, mmvq_elements},
 };

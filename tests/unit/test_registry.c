@@ -66,7 +66,8 @@ static int tsv_family_ours(const char *family, const char *name) {
     if (!strcmp(family, "quantized"))
         return !strncmp(name, "dequantize_block_", 17) || !strncmp(name, "get_rows_", 9) ||
                !strcmp(name, "quantize_q8_1") || !strncmp(name, "dequantize_mul_mat_vec_", 23) ||
-               !strncmp(name, "mul_mat_vec_", 12) || !strncmp(name, "mmvq_gguf_", 10);
+               !strncmp(name, "mul_mat_vec_", 12) || !strncmp(name, "mmvq_gguf_", 10) ||
+               !strncmp(name, "indexed_moe_forward_", 20);
     static const char *const ours[] = {"unary", "cast",    "ternary", "affine", "copy", "binary",
                                        "cmp",   "fill",    "softmax", "norm",   "rope", "indexing", "sort",
                                        "conv",  "pool",    "upsample"};
@@ -108,9 +109,9 @@ START_TEST(parity_with_candle_table) {
     /* cast, where, affine, unary, copy (ucopy + copy2d), binary, cmp, fill (fill + const_set),
      * fast_* and sum_*, softmax, norm, rope, indexing, sort, conv, pool, upsample, dequantize, get_rows,
      * quantize_q8_1, dequantize_mul_mat_vec, mul_mat_vec_*_q8_1_cuda*, mmvq_gguf_*_plain_cuda*,
-     * mmvq_gguf_quantize_q8_1_* */
+     * mmvq_gguf_quantize_q8_1_*, indexed_moe_forward_* */
     ck_assert_uint_eq(upstream_rows, 58 + 26 + 10 + 115 + 16 + 48 + 48 + 16 + 35 + 5 + 4 + 8 + 12 + 125 + 14 + 42 +
-                                         12 + 12 + 22 + 13 + 1 + 10 + 80 + 240 + 3);
+                                         12 + 12 + 22 + 13 + 1 + 10 + 80 + 240 + 3 + 6);
     for (size_t i = 0; i < crk_kernel_count(); i++)
         ck_assert_msg(!crk_kernel_at(i)->upstream || seen[i], "%s marked upstream but not in the table",
                       crk_kernel_at(i)->name);
@@ -216,6 +217,7 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_DEQUANTIZE] = {"dequantize", 0, 0, 0, 1, -1}, [CRK_FAMILY_GET_ROWS] = {"get_rows", 0, 0, 0, 2, -1},
         [CRK_FAMILY_QUANTIZE] = {"quantize", 0, 0, 0, 1, 2}, [CRK_FAMILY_DMMV] = {"dmmv", 0, 0, 0, 2, -1},
         [CRK_FAMILY_MMVQ] = {"mmvq", 0, 0, 0, 2, 4},      [CRK_FAMILY_MMVQ_GGUF] = {"mmvq_gguf", 0, 0, 0, 2, 4},
+        [CRK_FAMILY_MOE] = {"indexed_moe", 0, 0, 0, 3, 6},
     };
     /* module conv: scalars and inputs per op (fact sheet §4.14-§4.16) */
     static const struct {
@@ -229,7 +231,7 @@ START_TEST(parameters_have_roles) {
         [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS,
         [CRK_FAMILY_SORT] = CRK_GEOM_SORT, [CRK_FAMILY_DEQUANTIZE] = CRK_GEOM_GGML, [CRK_FAMILY_GET_ROWS] = CRK_GEOM_GGML,
         [CRK_FAMILY_QUANTIZE] = CRK_GEOM_GGML, [CRK_FAMILY_DMMV] = CRK_GEOM_GGML, [CRK_FAMILY_MMVQ] = CRK_GEOM_GGML,
-        [CRK_FAMILY_MMVQ_GGUF] = CRK_GEOM_GGML};
+        [CRK_FAMILY_MMVQ_GGUF] = CRK_GEOM_GGML, [CRK_FAMILY_MOE] = CRK_GEOM_GGML};
     for (size_t i = 0; i < crk_kernel_count(); i++) {
         const crk_kernel_info *ki = crk_kernel_at(i);
         ck_assert_uint_lt(ki->family_id, CRK_FAMILY_COUNT);
