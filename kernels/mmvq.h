@@ -207,12 +207,13 @@ template <> struct Q8Dot<BlockQ6_K> {
 
 /* Rows rpb·blockIdx.x .. +rpb-1 (rpb = 1 for b = 1, else 2) of W (ncols
  * values a row) times the b columns of y (ystride bytes apart), into dst
- * (column j at j·dstride). */
-template <class B, int NB, class D>
-CRK_DEV void mmvq_rows(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
+ * (column j at j·dstride); NT: the block's thread count, 0 if known only
+ * at run time. */
+template <class B, int NB, class D, unsigned NT>
+CRK_DEV void mmvq_rows_n(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
                        size_t dstride) {
     constexpr int RPB = NB == 1 ? 1 : 2, NV = NB * RPB, U = Q8Dot<B>::units;
-    const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, nt = blockDim.x * blockDim.y;
+    const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, nt = NT ? NT : blockDim.x * blockDim.y;
     const int row0 = RPB * blockIdx.x;
     if (row0 >= nrows || nt % 32 != 0 || nt > 256) return; /* the block leaves together */
     const int nr = nrows - row0 < RPB ? nrows - row0 : RPB;
@@ -260,6 +261,19 @@ CRK_DEV void mmvq_rows(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, 
         for (unsigned g = 0; g < nt / 32; g++) s += part[g][t];
         dst[(t / RPB) * dstride + row0 + t % RPB] = convert<D>(s);
     }
+}
+
+/* Candle's block (128 threads for b <= 4, 64 above; libcrk launches the
+ * same) gets a copy with the thread count, so the block step, a
+ * constant: on the H100 this took q6_K b = 1 from 0.82x Candle's
+ * fast_mmvq to 1.07-1.19x, q4_K from 0.87-1.02x to 0.93-1.06x. Any other
+ * block takes the general copy. */
+template <class B, int NB, class D>
+CRK_DEV void mmvq_rows(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
+                       size_t dstride) {
+    constexpr unsigned NT = NB <= 4 ? 128 : 64;
+    if (blockDim.x * blockDim.y == NT) mmvq_rows_n<B, NB, D, NT>(vx, vy, dst, ncols, nrows, ystride, dstride);
+    else mmvq_rows_n<B, NB, D, 0>(vx, vy, dst, ncols, nrows, ystride, dstride);
 }
 
 /* mul_mat_vec_<t>_q8_1_cuda<b>: y's columns nrows_y values apart */

@@ -15,7 +15,8 @@
  *   pad(ncols, 512) values (PTX: nrows_y) or /32 blocks (static library),
  *   dst's nrows. libcrk's: crk_mul_mat_vec_q8_1 with a dst column stride
  *   of nrows + 5 (the gaps keep their poison) and y's of one block more
- *   than the padding; it must refuse a partial block. On case 4 the
+ *   than the padding; it must refuse a partial block. On case 2, a raw
+ *   launch of 256 threads a block (the kernels' general copy). On case 4 the
  *   static library's kernels run through its launchers instead
  *   (launch_mmvq_gguf_*, libcrk's exports of Candle's names).
  *
@@ -114,6 +115,12 @@ static int run_one(suite_t *S, const crk_kernel_info *ki, const mmvq_case *m, co
                             {32, b <= 4 ? 4u : 2u, 1}, 0};
             st = launch_raw_2d(S, ki, &r, 1);
         }
+    } else if (m == &MCASES[2]) { /* a block of 256: the kernels' general copy (not Candle's 128 or 64) */
+        const void *in[2] = {vx, S->dev[2]};
+        const double sc[4] = {(double)ncols, (double)nrows, is_ptx(ki) ? (double)ystride * 32 : (double)ystride,
+                              (double)dstride};
+        raw_launch r = {NULL, 0, 0, 0, in, dst, sc, NULL, (unsigned)((nrows + rpb - 1) / rpb), {256, 1, 1}, 0};
+        st = launch_raw_2d(S, ki, &r, 1);
     } else if (!is_ptx(ki) && m == &MCASES[4]) {
         mmvq_launcher f = launcher_of(ki, dt);
         f(vx, S->dev[2], dst, (int)ncols, (int)nrows, (int)ystride, (int)dstride, b, NULL);
