@@ -55,12 +55,13 @@ for seg in ("global", "flat", "scratch"):
         ALIAS[f"{seg}_store_{a}"] = f"{seg}_store_{b}"
 for a, b in (("b32", "b32"), ("b64", "b64"), ("b96", "b96"), ("b128", "b128"),
              ("u8", "u8"), ("i8", "i8"), ("u16", "u16"), ("i16", "i16"),
-             ("2addr_b32", "2addr_b32"), ("2addr_b64", "2addr_b64"),
+             ("2addr_b32", "2_b32"), ("2addr_b64", "2_b64"),
              ("2addr_stride64_b32", "2st64_b32"), ("2addr_stride64_b64", "2st64_b64"),
              ("u8_d16", "u8_d16"), ("u8_d16_hi", "u8_d16_hi"),
              ("i8_d16", "i8_d16"), ("i8_d16_hi", "i8_d16_hi"),
              ("u16_d16", "u16_d16"), ("u16_d16_hi", "u16_d16_hi")):
-    ALIAS[f"ds_load_{a}"] = "ds_read_" + b.replace("2addr_", "2").replace("2st64", "2st64")
+    # ds_load_2addr_b32 is gfx9's ds_read2_b32 (as the stores below)
+    ALIAS[f"ds_load_{a}"] = "ds_read" + ("" if b.startswith("2") else "_") + b
 for a, b in (("b8", "b8"), ("b16", "b16"), ("b32", "b32"), ("b64", "b64"),
              ("b96", "b96"), ("b128", "b128"), ("2addr_b32", "2_b32"),
              ("2addr_b64", "2_b64"), ("2addr_stride64_b32", "2st64_b32"),

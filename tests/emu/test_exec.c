@@ -823,6 +823,34 @@ static void test_ds(void)
     CHECK(emu_step(&w, err, sizeof err) == EMU_STEP_ERROR && strstr(err, "LDS"), "LDS bounds: %s", err);
 }
 
+/* gfx11's 2-address LDS forms (ds_store_2addr_b32 / ds_load_2addr_b32:
+ * gfx9's write2/read2; MMVQ's group sums load this way) */
+static const uint8_t k_ds11[] = {
+    0x82,0x00,0x02,0x30, /* v_lshlrev_b32_e32 v1, 2, v0 */
+    0x40,0x80,0x38,0xd8,0x01,0x00,0x00,0x00, /* ds_store_2addr_b32 v1, v0, v0 offset0:64 offset1:128 */
+    0x40,0x80,0xdc,0xd8,0x01,0x00,0x00,0x04, /* ds_load_2addr_b32 v[4:5], v1 offset0:64 offset1:128 */
+    0x00,0x00,0xb0,0xbf, /* s_endpgm */
+};
+
+static void test_ds11(void)
+{
+    static uint8_t lds[4096];
+    emu_wave w;
+    memset(lds, 0, sizeof lds);
+    wave(&w, EMU_GFX11, k_ds11, sizeof k_ds11);
+    w.lds = lds, w.lds_size = sizeof lds;
+    for (int l = 0; l < 32; l++)
+        vgpr[0][l] = (uint32_t)l + 100, vgpr[4][l] = vgpr[5][l] = 0;
+    if (run(&w))
+        return fails++, (void)0;
+    for (int l = 0; l < 32; l++) {
+        uint32_t at256, at512;
+        memcpy(&at256, lds + 4 * (l + 100) + 256, 4), memcpy(&at512, lds + 4 * (l + 100) + 512, 4);
+        CHECK(at256 == (uint32_t)l + 100 && at512 == (uint32_t)l + 100, "ds_store_2addr_b32 lane %d", l);
+        CHECK(vgpr[4][l] == (uint32_t)l + 100 && vgpr[5][l] == (uint32_t)l + 100, "ds_load_2addr_b32 lane %d", l);
+    }
+}
+
 /* v_swap_b32 exchanges two VGPRs in the active lanes only (gfx9 VOP1). */
 static const uint8_t k_swap[] = {
     0x0d,0xa3,0x18,0x7e, /* v_swap_b32 v12, v13 */
@@ -1125,6 +1153,7 @@ int main(int argc, char **argv)
     test_dot11();
     test_t16();
     test_ds();
+    test_ds11();
     test_swap();
     test_minmax3();
     test_gfx90a();
