@@ -207,44 +207,55 @@ template <> struct Q8Dot<BlockQ6_K> {
 
 /* Rows rpb·blockIdx.x .. +rpb-1 (rpb = 1 for b = 1, else 2) of W (ncols
  * values a row) times the b columns of y (ystride bytes apart), into dst
- * (column j at j·dstride); NT: the block's thread count, 0 if known only
- * at run time. */
-template <class B, int NB, class D, unsigned NT>
-CRK_DEV void mmvq_rows_n(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
+ * (column j at j·dstride).
+ *
+ * The work is split for Candle's block, NT = 128 threads (b <= 4) or 64,
+ * as NT virtual threads; a real thread takes virtual threads t, t + nt, ...
+ * (one when nt = NT, Candle's and libcrk's launch; none past NT when nt >
+ * NT). With NT a constant, so is the block step: on the H100 that took q6_K
+ * b = 1 from 0.82x Candle's fast_mmvq to 1.07-1.17x. b = 1 (the decode
+ * step) also has a copy for nt = NT exactly, without the loop over virtual
+ * threads (q4_0/q4_K 0.87-0.98x Candle's without it, 0.93-1.04x with);
+ * b > 1 has one copy: a second for every b doubled the module's compile
+ * time (about 110 s of one core per arch instead of 70). */
+template <class B, int NB, bool FIXED, class D>
+CRK_DEV void mmvq_body(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
                        size_t dstride) {
     constexpr int RPB = NB == 1 ? 1 : 2, NV = NB * RPB, U = Q8Dot<B>::units;
-    const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, nt = NT ? NT : blockDim.x * blockDim.y;
+    constexpr unsigned NT = NB <= 4 ? 128 : 64;
+    const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, nt = FIXED ? NT : blockDim.x * blockDim.y;
     const int row0 = RPB * blockIdx.x;
     if (row0 >= nrows || nt % 32 != 0 || nt > 256) return; /* the block leaves together */
     const int nr = nrows - row0 < RPB ? nrows - row0 : RPB;
     const unsigned bpr = ncols > 0 ? (unsigned)(ncols / B::values) : 0; /* no columns: sums of 0 */
-    /* A thread keeps one unit u of every block it takes (nt is a multiple
-     * of 32, so of U): what depends on u is computed once. Both rows in one
-     * pass over y; where dot4_i8 is byte by byte (the gfx9/gfx10-1 generic
-     * targets), a pass a row: y's unpacked bytes, kept for the second row,
-     * spilled to scratch at b = 8. */
+    /* A virtual thread keeps one unit u of every block it takes (U divides
+     * NT): what depends on u is computed once. Both rows in one pass over y;
+     * where dot4_i8 is byte by byte (the gfx9/gfx10-1 generic targets), a
+     * pass a row: y's unpacked bytes, kept for the second row, spilled to
+     * scratch at b = 8. */
 #ifdef CRK_DOT4_SOFT
     constexpr int RB = 1;
 #else
     constexpr int RB = RPB;
 #endif
-    const int u = (int)(t % U);
-    const unsigned kb0 = t / U, kbs = nt / U;
     const uint8_t *rows[RPB];
 #pragma unroll
     for (int r = 0; r < RPB; r++) rows[r] = vx + (size_t)(row0 + (r < nr ? r : 0)) * bpr * B::bytes;
     float acc[NV] = {};
+    for (unsigned vt = t; vt < NT; vt += FIXED ? NT : nt) { /* FIXED (nt = NT): one pass */
+        const int u = (int)(vt % U);
 #pragma unroll
-    for (int r0 = 0; r0 < RPB; r0 += RB) {
-        if (r0 >= nr) break;
-        for (unsigned kb = kb0; kb < bpr; kb += kbs) {
-            const uint8_t *yb = vy + (size_t)kb * (B::values / 32 * 36);
+        for (int r0 = 0; r0 < RPB; r0 += RB) {
+            if (r0 >= nr) break;
+            for (unsigned kb = vt / U; kb < bpr; kb += NT / U) {
+                const uint8_t *yb = vy + (size_t)kb * (B::values / 32 * 36);
 #pragma unroll
-            for (int r = r0; r < r0 + RB; r++) {
-                if (r >= nr) break;
-                const uint8_t *bx = rows[r] + (size_t)kb * B::bytes;
+                for (int r = r0; r < r0 + RB; r++) {
+                    if (r >= nr) break;
+                    const uint8_t *bx = rows[r] + (size_t)kb * B::bytes;
 #pragma unroll
-                for (int j = 0; j < NB; j++) acc[j * RPB + r] += Q8Dot<B>::dot(bx, yb + j * ystride, u);
+                    for (int j = 0; j < NB; j++) acc[j * RPB + r] += Q8Dot<B>::dot(bx, yb + j * ystride, u);
+                }
             }
         }
     }
@@ -263,17 +274,12 @@ CRK_DEV void mmvq_rows_n(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols
     }
 }
 
-/* Candle's block (128 threads for b <= 4, 64 above; libcrk launches the
- * same) gets a copy with the thread count, so the block step, a
- * constant: on the H100 this took q6_K b = 1 from 0.82x Candle's
- * fast_mmvq to 1.07-1.19x, q4_K from 0.87-1.02x to 0.93-1.06x. Any other
- * block takes the general copy. */
 template <class B, int NB, class D>
 CRK_DEV void mmvq_rows(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
                        size_t dstride) {
-    constexpr unsigned NT = NB <= 4 ? 128 : 64;
-    if (blockDim.x * blockDim.y == NT) mmvq_rows_n<B, NB, D, NT>(vx, vy, dst, ncols, nrows, ystride, dstride);
-    else mmvq_rows_n<B, NB, D, 0>(vx, vy, dst, ncols, nrows, ystride, dstride);
+    if constexpr (NB == 1)
+        if (blockDim.x * blockDim.y == 128) return mmvq_body<B, 1, true>(vx, vy, dst, ncols, nrows, ystride, dstride);
+    mmvq_body<B, NB, false>(vx, vy, dst, ncols, nrows, ystride, dstride);
 }
 
 /* mul_mat_vec_<t>_q8_1_cuda<b>: y's columns nrows_y values apart */
