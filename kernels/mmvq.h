@@ -126,10 +126,6 @@ template <> struct Q8Dot<BlockQ2_K> { /* d·sc·q − dmin·m */
         return ggml_half(bx + 80) * sd - ggml_half(bx + 82) * sm;
     }
 };
-/* the 6-bit scale s of q3_K, minus 32 (quantized.h, BlockQ3_K) */
-CRK_DEV int q3k_scale(const uint8_t *sc, int s) {
-    return (int)(((sc[s % 8] >> (4 * (s / 8))) & 0xF) | ((sc[8 + s % 4] >> (2 * (s / 4))) & 3) << 4) - 32;
-}
 template <> struct Q8Dot<BlockQ3_K> { /* d·sc·(q − 4·!hbit) */
     static constexpr int units = 16;
     static CRK_DEV float dot(const uint8_t *bx, const uint8_t *yb, int u) {

@@ -117,13 +117,13 @@ struct BlockQ2_K {
 /* q3_K: hmask[32] qs[64] scales[12] d; the 16 6-bit scales (minus 32): low
  * nibbles in bytes 0-7 (scale s in byte s%8, nibble s/8), high 2 bits in
  * bytes 8-11 (byte 8 + s%4, bits 2·(s/4)); q = 2 low bits − (hmask bit ? 0 : 4) */
+CRK_DEV int q3k_scale(const uint8_t *sc, int s) {
+    return (int)(((sc[s % 8] >> (4 * (s / 8))) & 0xF) | ((sc[8 + s % 4] >> (2 * (s / 4))) & 3) << 4) - 32;
+}
 struct BlockQ3_K {
     static constexpr int values = 256, bytes = 110;
     template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
-        const uint8_t *sc = b + 96;
-        const int s = j / 16;
-        const int scale = (int)(((sc[s % 8] >> (4 * (s / 8))) & 0xF) | ((sc[8 + s % 4] >> (2 * (s / 4))) & 3) << 4) - 32;
-        const float dl = ggml_half(b + 108) * (float)scale;
+        const float dl = ggml_half(b + 108) * (float)q3k_scale(b + 96, j / 16);
         const int half = j / 128, shift = 2 * ((j % 128) / 32), l = j % 32;
         const uint8_t *qs = b + 32 + 32 * half + l, *hm = b + l;
         const int hbit = 4 * half + shift / 2;
