@@ -32,8 +32,9 @@ for arch in $ARCHS; do
         "$DIS" "$arch" "$f" | awk -F'\t' '{ t = $2; gsub(/[ \t]+/, " ", t); sub(/ $/, "", t); print $1 "\t" t }' >"$TMP/got" || true
         n=$(wc -l <"$TMP/ref")
         total=$((total + n))
-        # pair lines by address; a missing or extra address is a mismatch too
-        awk -F'\t' -v show="$SHOW" -v file="$f" -v already="$bad" '
+        # equal text: no mismatch (the usual case, a byte compare); else pair
+        # lines by address, a missing or extra address a mismatch too
+        if cmp -s "$TMP/ref" "$TMP/got"; then echo 0 >"$TMP/m"; else awk -F'\t' -v show="$SHOW" -v file="$f" -v already="$bad" '
             NR == FNR { ref[$1] = $2; order[++nr] = $1; next }
             { got[$1] = $2 }
             END {
@@ -47,7 +48,7 @@ for arch in $ARCHS; do
                     }
                 }
                 print m > "/dev/stderr"
-            }' "$TMP/ref" "$TMP/got" 2>"$TMP/m"
+            }' "$TMP/ref" "$TMP/got" 2>"$TMP/m"; fi
         m=$(cat "$TMP/m")
         bad=$((bad + m))
         echo "$arch $(basename "$f"): $n instructions, $m mismatches"
