@@ -214,11 +214,20 @@ template <> struct Q8Dot<BlockQ6_K> {
  * threads (q4_0/q4_K 0.87-0.98x Candle's without it, 0.93-1.04x with);
  * b > 1 has one copy: a second for every b doubled the module's compile
  * time (about 110 s of one core per arch instead of 70). */
+/* Candle's block for b columns: 128 threads, 64 for b > 4. */
+template <int NB> constexpr unsigned mmvq_threads = NB <= 4 ? 128 : 64;
+/* Which b have a copy for exactly that block (mmvq_rows): b = 1 on AMD. */
+#if CRK_NV
+template <int NB> constexpr bool mmvq_fixed_copy = true;
+#else
+template <int NB> constexpr bool mmvq_fixed_copy = NB == 1;
+#endif
+
 template <class B, int NB, bool FIXED, class D>
 CRK_DEV void mmvq_body(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
                        size_t dstride) {
     constexpr int RPB = NB == 1 ? 1 : 2, NV = NB * RPB, U = Q8Dot<B>::units;
-    constexpr unsigned NT = NB <= 4 ? 128 : 64;
+    constexpr unsigned NT = mmvq_threads<NB>;
     const unsigned t = threadIdx.y * blockDim.x + threadIdx.x, nt = FIXED ? NT : blockDim.x * blockDim.y;
     const int row0 = RPB * blockIdx.x;
     if (row0 >= nrows || nt % 32 != 0 || nt > 256) return; /* the block leaves together */
@@ -273,8 +282,12 @@ CRK_DEV void mmvq_body(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, 
 template <class B, int NB, class D>
 CRK_DEV void mmvq_rows(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
                        size_t dstride) {
-    if constexpr (NB == 1)
-        if (blockDim.x * blockDim.y == 128) return mmvq_body<B, 1, true>(vx, vy, dst, ncols, nrows, ystride, dstride);
+    /* the copy for exactly Candle's block: b = 1 everywhere; every b on
+     * NVIDIA, whose build CI does not compile (on AMD it doubled the
+     * module's compile time) */
+    if constexpr (mmvq_fixed_copy<NB>)
+        if (blockDim.x * blockDim.y == mmvq_threads<NB>)
+            return mmvq_body<B, NB, true>(vx, vy, dst, ncols, nrows, ystride, dstride);
     mmvq_body<B, NB, false>(vx, vy, dst, ncols, nrows, ystride, dstride);
 }
 
