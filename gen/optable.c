@@ -275,29 +275,31 @@ static const gen_op QUANTIZE_OPS[] = {
     {"mmvq_gguf_quantize_q8_1_f32", "crk::quantize_q8_1", SIG_QUANTIZE_Q8_1, 0, NULL, 0},
 };
 /* MMVQ's 10 weight types: the PTX kernels spell K types q2_K, the static
- * library's q2_k; X(ptx name, static-library name, block type, r1).
- * r1: NVIDIA's 256-thread blocks an SM for b = 1, the decode step. A
- * block runs a handful of steps, so the blocks in flight set the loads in
- * flight: 8 (32 registers, Candle's 16 blocks of 128 threads an SM, no
- * spills with nvcc 13) took q4_0 b = 1 1.02-1.04x and q4_K 1.02-1.10x on
- * the H100, but q8_0 0.94-1.00x and q6_K (6: 40 registers) 0.95-1.04x
- * (docs/runs/2026-11-28-h100-mmvq-residency.txt): those keep 2, as do q2_K
- * and q3_K (spills at 32 registers; not measured). b > 1: the family's 2. */
+ * library's q2_k; X(ptx name, static-library name, block type, r1, r4).
+ * r1, r4: NVIDIA's 256-thread blocks an SM for b = 1 (the decode step)
+ * and b = 4; other b: the family's 2. A block runs a handful of steps, so
+ * the blocks in flight set the loads in flight. r1 = 8 (32 registers,
+ * Candle's 16 blocks of 128 threads an SM, no spills with nvcc 13) took
+ * q4_0 b = 1 1.02-1.04x and q4_K 1.02-1.10x on the H100, but q8_0
+ * 0.94-1.00x and q6_K (at 40 registers) 0.95-1.04x: those keep 2, as do
+ * q2_K and q3_K (spills at 32 registers; not measured). q4_K r4 = 3 (91 ->
+ * 80 registers): 1.03-1.05x. docs/runs/2026-11-28-h100-mmvq-*.txt */
 #define MMVQ_TYPES(X)                                                                                  \
-    X(q4_0, q4_0, BlockQ4_0, 8), X(q4_1, q4_1, BlockQ4_1, 8), X(q5_0, q5_0, BlockQ5_0, 8),              \
-    X(q5_1, q5_1, BlockQ5_1, 8), X(q8_0, q8_0, BlockQ8_0, 2), X(q2_K, q2_k, BlockQ2_K, 2),              \
-    X(q3_K, q3_k, BlockQ3_K, 2), X(q4_K, q4_k, BlockQ4_K, 8), X(q5_K, q5_k, BlockQ5_K, 8),              \
-    X(q6_K, q6_k, BlockQ6_K, 2)
-#define B8(M, r1, ...) M(__VA_ARGS__, 1, r1), M(__VA_ARGS__, 2, 0), M(__VA_ARGS__, 3, 0), M(__VA_ARGS__, 4, 0), \
-                       M(__VA_ARGS__, 5, 0), M(__VA_ARGS__, 6, 0), M(__VA_ARGS__, 7, 0), M(__VA_ARGS__, 8, 0)
+    X(q4_0, q4_0, BlockQ4_0, 8, 2), X(q4_1, q4_1, BlockQ4_1, 8, 2), X(q5_0, q5_0, BlockQ5_0, 8, 2),     \
+    X(q5_1, q5_1, BlockQ5_1, 8, 2), X(q8_0, q8_0, BlockQ8_0, 2, 2), X(q2_K, q2_k, BlockQ2_K, 2, 2),     \
+    X(q3_K, q3_k, BlockQ3_K, 2, 2), X(q4_K, q4_k, BlockQ4_K, 8, 3), X(q5_K, q5_k, BlockQ5_K, 8, 2),     \
+    X(q6_K, q6_k, BlockQ6_K, 2, 2)
+#define B8(M, r1, r4, ...)                                                                              \
+    M(__VA_ARGS__, 1, r1), M(__VA_ARGS__, 2, 0), M(__VA_ARGS__, 3, 0), M(__VA_ARGS__, 4, r4), M(__VA_ARGS__, 5, 0), \
+        M(__VA_ARGS__, 6, 0), M(__VA_ARGS__, 7, 0), M(__VA_ARGS__, 8, 0)
 #define QR(t, B, sig, r) {t, "crk::" B, sig, 0, NULL, r}
 /* mul_mat_vec_<t>_q8_1_cuda<b>, b = 1..8 */
 #define MV(t, B, b, r) QR(#t "_q8_1_cuda" #b, #B ", " #b, SIG_MMVQ, r)
-#define MV8(t, t_lower, B, r1) B8(MV, r1, t, B)
+#define MV8(t, t_lower, B, r1, r4) B8(MV, r1, r4, t, B)
 static const gen_op MMVQ_OPS[] = {MMVQ_TYPES(MV8)};
 /* mmvq_gguf_<t>_<dt>_plain_cuda<b>: dt bf16/f16/f32, b = 1..8 */
 #define MG(t, B, dt, b, r) QR(#t "_" #dt "_plain_cuda" #b, #B ", " #b, SIG_MMVQ_GGUF_##dt, r)
-#define MG24(t_upper, t, B, r1) B8(MG, r1, t, B, bf16), B8(MG, r1, t, B, f16), B8(MG, r1, t, B, f32)
+#define MG24(t_upper, t, B, r1, r4) B8(MG, r1, r4, t, B, bf16), B8(MG, r1, r4, t, B, f16), B8(MG, r1, r4, t, B, f32)
 static const gen_op MMVQ_GGUF_OPS[] = {MMVQ_TYPES(MG24)};
 static const gen_op MOE_OPS[] = {
     Q("q2k_q8_1", "BlockQ2_K", NULL), Q("q3k_q8_1", "BlockQ3_K", NULL), Q("q4k_q8_1", "BlockQ4_K", NULL),
