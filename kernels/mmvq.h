@@ -201,6 +201,15 @@ template <> struct Q8Dot<BlockQ6_K> {
     }
 };
 
+/* Candle's block for b columns: 128 threads, 64 for b > 4. */
+template <int NB> constexpr unsigned mmvq_threads = NB <= 4 ? 128 : 64;
+/* Which b have a copy for exactly that block (mmvq_rows): b = 1 on AMD. */
+#if CRK_NV
+template <int NB> constexpr bool mmvq_fixed_copy = true;
+#else
+template <int NB> constexpr bool mmvq_fixed_copy = NB == 1;
+#endif
+
 /* Rows rpb·blockIdx.x .. +rpb-1 (rpb = 1 for b = 1, else 2) of W (ncols
  * values a row) times the b columns of y (ystride bytes apart), into dst
  * (column j at j·dstride).
@@ -212,17 +221,9 @@ template <> struct Q8Dot<BlockQ6_K> {
  * b = 1 from 0.82x Candle's fast_mmvq to 1.07-1.17x. b = 1 (the decode
  * step) also has a copy for nt = NT exactly, without the loop over virtual
  * threads (q4_0/q4_K 0.87-0.98x Candle's without it, 0.93-1.04x with);
- * b > 1 has one copy: a second for every b doubled the module's compile
- * time (about 110 s of one core per arch instead of 70). */
-/* Candle's block for b columns: 128 threads, 64 for b > 4. */
-template <int NB> constexpr unsigned mmvq_threads = NB <= 4 ? 128 : 64;
-/* Which b have a copy for exactly that block (mmvq_rows): b = 1 on AMD. */
-#if CRK_NV
-template <int NB> constexpr bool mmvq_fixed_copy = true;
-#else
-template <int NB> constexpr bool mmvq_fixed_copy = NB == 1;
-#endif
-
+ * on NVIDIA every b has it (q4_K b = 2 1.09-1.11x); on AMD b > 1 has one
+ * copy: a second for every b doubled the module's compile time (about 110
+ * s of one core per arch instead of 70), which CI pays for every arch. */
 template <class B, int NB, bool FIXED, class D>
 CRK_DEV void mmvq_body(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
                        size_t dstride) {
@@ -282,9 +283,6 @@ CRK_DEV void mmvq_body(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, 
 template <class B, int NB, class D>
 CRK_DEV void mmvq_rows(const uint8_t *vx, const uint8_t *vy, D *dst, int ncols, int nrows, size_t ystride,
                        size_t dstride) {
-    /* the copy for exactly Candle's block: b = 1 everywhere; every b on
-     * NVIDIA, whose build CI does not compile (on AMD it doubled the
-     * module's compile time) */
     if constexpr (mmvq_fixed_copy<NB>)
         if (blockDim.x * blockDim.y == mmvq_threads<NB>)
             return mmvq_body<B, NB, true>(vx, vy, dst, ncols, nrows, ystride, dstride);

@@ -211,8 +211,8 @@ crk_status crk_mul_mat_vec_q8_1(crk_ctx *ctx, crk_stream s, const char *name, co
     arg_pack a = {.out = dst, .in = {vx, vy}};
     if ((st = crk_pack_args(ki, &a, sc, 4, NULL)) != CRK_OK) return st;
     /* rows (b = 1) or pairs of rows a block of Candle's 128 threads (b <= 4)
-     * or 64: kernels/mmvq.h splits the work for these (and b = 1 has a copy
-     * for exactly 128) */
+     * or 64: kernels/mmvq.h splits the work for these (and has a copy for
+     * exactly them: b = 1 on AMD, every b on NVIDIA) */
     const unsigned grid[3] = {(unsigned)((nrows + rpb - 1) / rpb), 1, 1}, block[3] = {b <= 4 ? 128 : 64, 1, 1};
     return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }

@@ -18,7 +18,7 @@ module=${CRK_CHECK_TOOLS_MODULE:-affine}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-[ -f "$top/.toolchain/.stamp" ] || { echo "check_tools: run make first (.toolchain/ missing)" >&2; exit 1; }
+[ -f "$top/.toolchain/.stamp" ] && [ -x "$top/build/crk-gen" ] || { echo "check_tools: run make first (.toolchain/ or build/crk-gen missing)" >&2; exit 1; }
 mkdir -p "$work/bin" "$work/src"
 n=0
 while read -r c; do
@@ -33,7 +33,9 @@ ln -s "$top/.toolchain" "$work/src/.toolchain"
 # the generated sources and header dependencies they were built from; copied
 # after the sources, so they are newer than them and make keeps them. $module
 # is left out: it compiles here.
-make -s -C "$top" ARCHS="$arch" NVCC= $(cd "$top" && ls build/gen/*.hip | sed "s|build/gen/\(.*\)\.hip|hsaco/$arch/\1.hsaco|") >&2
+modules=$("$top/build/crk-gen" modules) # the op table's modules, as the Makefile's
+grep -qx "$module" <<< "$modules" || { echo "check_tools: no module '$module' (CRK_CHECK_TOOLS_MODULE)" >&2; exit 1; }
+make -s -C "$top" ARCHS="$arch" NVCC= $(printf "hsaco/$arch/%s.hsaco " $modules) >&2
 mkdir -p "$work/src/hsaco/$arch" "$work/src/build/dep"
 cp -r "$top/build/gen" "$work/src/build/gen"
 cp -r "$top/build/dep/$arch" "$work/src/build/dep/$arch"
@@ -41,7 +43,6 @@ cp "$top/build/hipflags" "$work/src/build/hipflags"
 cp "$top/hsaco/$arch/"*.hsaco "$work/src/hsaco/$arch/"
 rm -f "$work/src/hsaco/$arch/$module.hsaco" "$work/src/build/dep/$arch/$module.d"
 find "$work/src/build" "$work/src/hsaco" -type f -exec touch {} +
-[ -f "$work/src/build/gen/$module.hip" ] || { echo "check_tools: no module '$module' (CRK_CHECK_TOOLS_MODULE)" >&2; exit 1; }
 
 echo "check_tools: make all check for $arch (module $module compiled, the others from the main tree) with PATH = the $n commands of mk/tools.mk"
 if ! (cd "$work/src" && env -i HOME="$HOME" PATH="$work/bin" LANG=C EMU_NUMERIC_FILTER='affine_*' \
