@@ -106,6 +106,7 @@ typedef struct {
     void *info_dev;
     raw_call call[MAX_SETS];
     void *peer_fn;                /* Candle's CUfunction, NULL: none      */
+    void *our_fn;                 /* our kernel's function, resolved at its first Candle-shape launch */
     const struct idx_case *ic;    /* indexing rows: the case, else NULL   */
     /* Candle's launch when it is not for_num_elems (argsort: a block per
      * row, shared memory); grid[0] 0: candle_grid(work), no shared memory */

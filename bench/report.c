@@ -95,7 +95,7 @@ int report_write_json(const bench_report *r, const char *path) {
     json_kstr(f, ",\n  ", "torch", r->torch_info);
     json_kstr(f, ",\n  ", "candle", r->candle_info);
     json_kstr(f, ",\n  ", "copy_reference", r->copy_ref);
-    fprintf(f, ",\n  \"shapes\": {\"ours\": \"libcrk helpers\", \"candle_shape\": \"our kernels, crk_launch with "
+    fprintf(f, ",\n  \"shapes\": {\"ours\": \"libcrk helpers\", \"candle_shape\": \"our kernels, the driver's launch with "
                "1024 threads x ceil(n/1024) blocks, info uploaded once\", \"candle_kernel\": \"Candle's cubin, same "
                "shape and arguments\"},\n");
     fprintf(f, "  \"timing\": \"host clock over N back-to-back launches + synchronize, N so a sample >= 20 ms, "

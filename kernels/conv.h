@@ -343,20 +343,61 @@ CRK_DEV void col2im1d(size_t dst_el, size_t l_out, size_t l_in, size_t c_out, si
 }
 
 /* --------------------------------------------------------- pooling */
+/* A window extent known at compile time (2 or 3: the pools of ResNet,
+ * YOLO and the like), so its loops unroll and the window's loads issue
+ * together; other extents stay run-time loops. */
+template <int K> struct Fixed {
+    static constexpr int value = K;
+    CRK_DEV constexpr operator size_t() const { return K; }
+};
+template <class F> CRK_DEV void with_window(size_t w_k, size_t h_k, F f) {
+    if (w_k == 2 && h_k == 2) f(Fixed<2>{}, Fixed<2>{});
+    else if (w_k == 3 && h_k == 3) f(Fixed<3>{}, Fixed<3>{});
+    else f(w_k, h_k);
+}
+
+/* A window of a pool: its first element and the strides of its two dims,
+ * offsets of type I. */
+template <class T, class I, class WK, class HK> struct PoolWindow {
+    const T *p;
+    I s2, s3;
+    WK wk;
+    HK hk;
+    CRK_DEV T at(size_t wo, size_t ho) const { return p[(I)wo * s2 + (I)ho * s3]; }
+};
+
 /* src (b, c, d2, d3) ("w" = dims[2], "h" = dims[3]), dst (b, c, w_out,
  * h_out), w_out = (d2 − w_k)/w_stride + 1, windows without padding:
- * f(i, window) for each output i, window its first element. Nothing for a
- * zero stride or a window larger than the input. */
+ * f(i, window) for each output i. Nothing for a zero stride or a window
+ * larger than the input. Decodes and source offsets in 32 bits when dst
+ * and the source's reach fit them (every offset a window takes is at most
+ * that reach; a stride truncated to 32 bits still gives each product
+ * modulo 2^32, the true one below it). */
 template <class T, class F>
 CRK_DEV void pool_each(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride, const size_t *info, const T *src,
                        F f) {
     const size_t *sd = info, *ss = info + 4, c = sd[1], w_in = sd[2], h_in = sd[3];
     if (w_stride == 0 || h_stride == 0 || w_k > w_in || h_k > h_in) return;
     const size_t w_out = (w_in - w_k) / w_stride + 1, h_out = (h_in - h_k) / h_stride + 1;
-    for_each_grid_idx(sd[0] * c * w_out * h_out, [&](auto i) { /* 32-bit decodes when dst fits */
-        using I = decltype(i);
-        const I dh = i % (I)h_out, r = i / (I)h_out, dw = r % (I)w_out, r2 = r / (I)w_out, ci = r2 % (I)c, b = r2 / (I)c;
-        f((size_t)i, src + (size_t)b * ss[0] + (size_t)ci * ss[1] + w_stride * dw * ss[2] + h_stride * dh * ss[3]);
+    const size_t n = sd[0] * c * w_out * h_out;
+    if (n == 0) return;
+    const size_t reach = (sd[0] - 1) * ss[0] + (c - 1) * ss[1] + (w_in - 1) * ss[2] + (h_in - 1) * ss[3];
+    const bool narrow = n <= 0xFFFFFFFFull && reach <= 0xFFFFFFFFull;
+    with_window(w_k, h_k, [&](auto wk, auto hk) {
+        const auto run = [&](auto z) {
+            using I = decltype(z);
+            const I s0 = (I)ss[0], s1 = (I)ss[1], s2 = (I)ss[2], s3 = (I)ss[3], ws = (I)w_stride, hs = (I)h_stride;
+            for_each_grid(n, [&](size_t j) {
+                const I i = (I)j;
+                const I dh = i % (I)h_out, r = i / (I)h_out, dw = r % (I)w_out, r2 = r / (I)w_out, ci = r2 % (I)c,
+                        b = r2 / (I)c;
+                const PoolWindow<T, I, decltype(wk), decltype(hk)> win = {
+                    src + (b * s0 + ci * s1 + ws * dw * s2 + hs * dh * s3), s2, s3, wk, hk};
+                f(j, win);
+            });
+        };
+        if (narrow) run(uint32_t{0});
+        else run(size_t{0});
     });
 }
 
@@ -373,13 +414,12 @@ template <class T>
 CRK_DEV void avg_pool2d(size_t src_numel, size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
                         const size_t *info, const T *src, T *dst) {
     (void)src_numel;
-    const size_t *ss = info + 4;
     const float scale = (float)(1.0 / (double)(w_k * h_k));
     using R = Acc<T>;
-    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const T *s) {
+    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const auto &win) {
         typename R::A d = 0;
-        for (size_t wo = 0; wo < w_k; ++wo)
-            for (size_t ho = 0; ho < h_k; ++ho) d = d + R::in(s[wo * ss[2] + ho * ss[3]]);
+        for (size_t wo = 0; wo < win.wk; ++wo) /* unrolled when Fixed */
+            for (size_t ho = 0; ho < win.hk; ++ho) d = d + R::in(win.at(wo, ho));
         dst[i] = Conv<T>::from_f(avg_scale(d, scale));
     });
 }
@@ -388,13 +428,12 @@ template <class T>
 CRK_DEV void max_pool2d(size_t src_numel, size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
                         const size_t *info, const T *src, T *dst) {
     (void)src_numel;
-    const size_t *ss = info + 4;
     using R = Arith<T>;
-    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const T *s) {
-        typename R::A d = R::in(s[0]);
-        for (size_t wo = 0; wo < w_k; ++wo)
-            for (size_t ho = 0; ho < h_k; ++ho)
-                if (wo | ho) d = m::maxg(d, R::in(s[wo * ss[2] + ho * ss[3]]));
+    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const auto &win) {
+        typename R::A d = R::in(win.at(0, 0));
+        for (size_t wo = 0; wo < win.wk; ++wo) /* unrolled when Fixed */
+            for (size_t ho = 0; ho < win.hk; ++ho)
+                if (wo | ho) d = m::maxg(d, R::in(win.at(wo, ho)));
         dst[i] = R::out(d);
     });
 }
@@ -414,9 +453,23 @@ template <int N, class F> CRK_DEV void for_row_runs(size_t rows, size_t inner, F
     });
 }
 
+/* h_scale = 0.5 exactly, an upsampling by 2 along h (Candle's scale is in
+ * / out; UNet, VAE decoders, YOLO's necks): floor(j·0.5) = j >> 1, exact
+ * in double, so a run of N outputs takes N / 2 consecutive sources.
+ * f(Fixed<1>), else f(Fixed<-1>). Other powers of two would take the
+ * same path, but each costs AMD's compile about a second an arch. */
+template <class F> CRK_DEV void with_pow2_scale(double h_scale, F f) {
+    if (h_scale == 0.5) f(Fixed<1>{});
+    else f(Fixed<-1>{});
+}
+
 /* dst (b, c, w_out, h_out) ("w" = dims[2]); the source index of each is
  * min(floor(dst·scale), in − 1). 16-byte runs along h_out, a decode a
- * run (H100, f16 2x1280x32x32 -> 64x64: 391 GB/s an element a thread). */
+ * run (H100, f16 2x1280x32x32 -> 64x64: 391 GB/s an element a thread).
+ * An upsampling by 2 along a contiguous h reads a run's N / 2 sources in
+ * one load (with_pow2_scale) instead of a load and a double-precision
+ * index a value: 1.04-1.06x. (Sizes and strides cast to 32 bits once, as
+ * pool_each does, ran 0.72-0.77x: docs/runs/2026-11-28b-h100-reduce-conv-ab2.txt.) */
 template <class T>
 CRK_DEV void upsample_nearest2d(size_t w_out, size_t h_out, double w_scale, double h_scale, const size_t *info,
                                 const T *src, T *dst) {
@@ -424,24 +477,37 @@ CRK_DEV void upsample_nearest2d(size_t w_out, size_t h_out, double w_scale, doub
     const size_t c = sd[1], w_in = sd[2], h_in = sd[3];
     if (w_in == 0 || h_in == 0) return;
     constexpr int N = 16 / (int)sizeof(T);
-    for_row_runs<N>(sd[0] * c * w_out, h_out, [&](auto row, size_t j0, size_t k) {
-        using I = decltype(row);
-        const I dw = row % (I)w_out, r2 = row / (I)w_out, ci = r2 % (I)c, b = r2 / (I)c;
-        size_t sw = (size_t)((double)dw * w_scale);
-        sw = sw < w_in ? sw : w_in - 1;
-        const T *s = src + (size_t)b * ss[0] + (size_t)ci * ss[1] + sw * ss[2];
-        T *o = dst + (size_t)row * h_out + j0;
-        auto at = [&](size_t j) {
-            const size_t sh = (size_t)((double)(j0 + j) * h_scale);
-            return s[(sh < h_in ? sh : h_in - 1) * ss[3]];
-        };
-        if (k == (size_t)N && aligned_for<T, N>(o)) {
-            Pack<T, N> p;
+    with_pow2_scale(ss[3] == 1 ? h_scale : -1.0, [&](auto shift) {
+        constexpr int Sh = decltype(shift)::value, K = Sh < 0 ? 0 : Sh, M = N >> K;
+        for_row_runs<N>(sd[0] * c * w_out, h_out, [&](auto row, size_t j0, size_t k) {
+            using I = decltype(row);
+            const I dw = row % (I)w_out, r2 = row / (I)w_out, ci = r2 % (I)c, b = r2 / (I)c;
+            size_t sw = (size_t)((double)dw * w_scale);
+            sw = sw < w_in ? sw : w_in - 1;
+            const T *s = src + (size_t)b * ss[0] + (size_t)ci * ss[1] + sw * ss[2];
+            T *o = dst + (size_t)row * h_out + j0;
+            const bool whole = k == (size_t)N && aligned_for<T, N>(o);
+            if constexpr (Sh >= 0) {
+                if (whole && (j0 + N - 1) >> K < h_in && aligned_for<T, M>(s + (j0 >> K))) {
+                    const Pack<T, M> q = load_pack<T, M>(s + (j0 >> K));
+                    Pack<T, N> p;
 #pragma unroll
-            for (int j = 0; j < N; ++j) p.v[j] = at((size_t)j);
-            return store_pack<T, N>(o, p);
-        }
-        for (size_t j = 0; j < k; ++j) o[j] = at(j); /* no register array indexed at run time (scratch) */
+                    for (int j = 0; j < N; ++j) p.v[j] = q.v[j >> K];
+                    return store_pack<T, N>(o, p);
+                }
+            }
+            auto at = [&](size_t j) {
+                const size_t sh = (size_t)((double)(j0 + j) * h_scale);
+                return s[(sh < h_in ? sh : h_in - 1) * ss[3]];
+            };
+            if (whole) {
+                Pack<T, N> p;
+#pragma unroll
+                for (int j = 0; j < N; ++j) p.v[j] = at((size_t)j);
+                return store_pack<T, N>(o, p);
+            }
+            for (size_t j = 0; j < k; ++j) o[j] = at(j); /* no register array indexed at run time (scratch) */
+        });
     });
 }
 

@@ -281,11 +281,25 @@ template <> CRK_DEV bf16 convert<bf16>(bf16 v) { return v; }
 namespace m {
 /* maxg/ming, Candle's per-dtype NaN rules (§3.3): f32/f64 NaN-ignoring
  * (fmaxf), 16-bit NaN-propagating (__hmax_nan), fp8 through f32 (so
- * NaN-ignoring), integers plain max/min. */
-CRK_DEV float maxg(float a, float b) { return fmaxf(a, b); }
-CRK_DEV double maxg(double a, double b) { return ::fmax(a, b); }
-CRK_DEV float ming(float a, float b) { return fminf(a, b); }
-CRK_DEV double ming(double a, double b) { return ::fmin(a, b); }
+ * NaN-ignoring), integers plain max/min.
+ * AMD: a signaling NaN is ignored too (CUDA's fmaxf ignores it) only once
+ * quieted: v_max/v_max3 in IEEE mode return the quieted sNaN, and clang 22
+ * no longer quiets fmaxf's operands (LLVM's maxnum may return NaN for an
+ * sNaN). A max3 chain of unquieted loads lost window elements of
+ * max_pool2d_f32 on emulated gfx942 (3x3 windows, random-bit inputs). The
+ * canonicalize is one v_max_f32 x, x an operand, folded where the value is
+ * already canonical (another max's result). */
+#if CRK_AMD
+CRK_DEV float quiet(float v) { return __builtin_canonicalizef(v); }
+CRK_DEV double quiet(double v) { return __builtin_canonicalize(v); }
+#else
+CRK_DEV float quiet(float v) { return v; }
+CRK_DEV double quiet(double v) { return v; }
+#endif
+CRK_DEV float maxg(float a, float b) { return fmaxf(quiet(a), quiet(b)); }
+CRK_DEV double maxg(double a, double b) { return ::fmax(quiet(a), quiet(b)); }
+CRK_DEV float ming(float a, float b) { return fminf(quiet(a), quiet(b)); }
+CRK_DEV double ming(double a, double b) { return ::fmin(quiet(a), quiet(b)); }
 #if CRK_NV /* Candle's own intrinsics (canonical NaN 0x7FFF, as below) */
 template <class S> CRK_DEV H<S> maxg(H<S> a, H<S> b) { return Native<S>::to(__hmax_nan(Native<S>::of(a), Native<S>::of(b))); }
 template <class S> CRK_DEV H<S> ming(H<S> a, H<S> b) { return Native<S>::to(__hmin_nan(Native<S>::of(a), Native<S>::of(b))); }

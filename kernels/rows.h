@@ -138,12 +138,12 @@ template <class S> CRK_DEV H<S> narrow_as(float v, H<S>) { return H<S>::make(v);
 
 /* Candle's passes over a row (or a piece of one: RowChunks::narrow): max in
  * T (maxg), then exp(x - max) in T summed in the accumulator. Rows of at
- * most Held chunks a thread keep their chunks in registers, and their
- * exps too when KeepExps (one read, one exp an element); longer ones read
- * the row again. Exps not kept are recomputed for the output, bit for bit
- * the ones summed, and a thread visits its chunks in the same order on
+ * most Held chunks a thread keep their chunks in registers, each exp in
+ * place of its input (A has T's bits: no register more; one read, one exp
+ * an element); longer ones read the row again and recompute the exps, bit
+ * for bit the ones summed. A thread visits its chunks in the same order on
  * every path, so all round alike. */
-template <class T, int V, int Held, bool KeepExps = true> struct SoftmaxRow {
+template <class T, int V, int Held> struct SoftmaxRow {
     using A = typename Arith<T>::A;
     using C = typename Acc<A>::T;
     using R = RowChunks<T, V>;
@@ -151,8 +151,7 @@ template <class T, int V, int Held, bool KeepExps = true> struct SoftmaxRow {
     A *slots_max;
     C *slots_sum;
     bool held;
-    Pack<T, V> p[Held ? Held : 1];
-    Pack<A, V> e[Held && KeepExps ? Held : 1];
+    Pack<T, V> p[Held ? Held : 1]; /* inputs, then their exps */
     A mx = Lim<A>::lowest();
     C sum = 0;
 
@@ -180,7 +179,7 @@ template <class T, int V, int Held, bool KeepExps = true> struct SoftmaxRow {
 #pragma unroll
                     for (int j = 0; j < V; ++j) {
                         const A x = m::exp(Arith<T>::in(p[k].v[j]) - mx);
-                        if (KeepExps) e[k].v[j] = x;
+                        p[k].v[j] = Arith<T>::out(x);
                         sum += widen(x);
                     }
         } else {
@@ -210,7 +209,7 @@ template <class T, int V, int Held, bool KeepExps = true> struct SoftmaxRow {
                     Pack<T, V> o;
 #pragma unroll
                     for (int j = 0; j < V; ++j)
-                        o.v[j] = Arith<T>::out((KeepExps ? e[k].v[j] : m::exp(Arith<T>::in(p[k].v[j]) - mx)) * inv);
+                        o.v[j] = Arith<T>::out(Arith<T>::in(p[k].v[j]) * inv);
                     r.store(q, o);
                 }
             }
@@ -226,7 +225,10 @@ template <class T, int V, int Held, bool KeepExps = true> struct SoftmaxRow {
     }
 };
 
-/* libcrk's blocks hold about two chunks a thread; Candle's kernel none. */
+/* libcrk's blocks hold about two chunks a thread; Candle's kernel none.
+ * (4 for f32 and bf16, with rows of 4096 chunks in crk_softmax_vec rather
+ * than crk_softmax_wide, ran as fast: bf16 1024x32768 2508-2515 GB/s
+ * against 2524, docs/runs/2026-11-28b-h100-reduce-conv-ab2.txt.) */
 template <int V> struct SoftmaxHeld { static constexpr int n = V == 1 ? 0 : 2; };
 
 /* softmax over row blockIdx.x, the block's threads over its chunks. */
@@ -249,22 +251,22 @@ template <class T> CRK_DEV void softmax_vec(const T *src, T *dst, int n_cols) {
     softmax_block<SoftmaxRow<T, V, SoftmaxHeld<V>::n>>(src, dst, n_cols);
 }
 /* libcrk's crk_softmax_wide_<dt>: the same for rows of up to 8 chunks a
- * thread (8192 with 1024 threads: 32768 f32), held without their exps
- * (recomputed), in the 64 registers of one 1024-thread block an SM (the
- * op table's residency). A block a row re-reading 128 KiB rows missed L2
+ * thread (8192 with 1024 threads: 32768 f32), held in the 64 registers of
+ * one 1024-thread block an SM (the op table's residency). A block a row re-reading 128 KiB rows missed L2
  * (1024x32768 f32 on the H100: 36% hits, 57% of copy bandwidth). */
 template <class T> struct WideHeld {
-#if CRK_AMD && defined(__gfx9_generic__)
+#if CRK_AMD && (defined(__gfx9_generic__) || defined(__gfx908__))
     /* gfx900-class chips have 64 VGPRs a thread at 1024 threads and no AGPRs
      * to spill into: 8 16-bit chunks took 76 bytes of scratch (crk verify);
-     * 4 held, longer rows read twice */
+     * gfx908 (64 VGPRs, 64 AGPRs) spilled 12 VGPRs once the exps are kept
+     * in place of the inputs; 4 held, longer rows read twice */
     static constexpr int n = sizeof(T) == 2 ? 4 : 8;
 #else
     static constexpr int n = 8;
 #endif
 };
 template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols) {
-    softmax_block<SoftmaxRow<T, 16 / (int)sizeof(T), WideHeld<T>::n, false>>(src, dst, n_cols);
+    softmax_block<SoftmaxRow<T, 16 / (int)sizeof(T), WideHeld<T>::n>>(src, dst, n_cols);
 }
 
 /* Few long rows (crk_softmax, include/crk.h): each row in `pieces` pieces
@@ -354,33 +356,61 @@ template <class T, int V> struct NormRow : RowChunks<T, V> {
           first_group(threadIdx.y * blockDim.x / 32) {
         this->x = opaque_base(this->x), this->y = opaque_base(this->y); /* rmsnorm_f32 0.94 -> 0.97x Candle's */
     }
+    /* f(q, chunk) for this thread's chunks q: when held, chunk k in p[k]
+     * (put there first when fill), else loaded, Unroll at a time. */
+    template <int Unroll, int Held, class F>
+    CRK_DEV void pass(bool held, Pack<T, V> (&p)[Held ? Held : 1], bool fill, F f) const {
+        if (!held) return this->template each_chunk<Unroll>([&](unsigned q) { f(q, this->load(this->x, q)); });
+#pragma unroll
+        for (int k = 0; k < Held; ++k) {
+            const unsigned q = this->tid + k * this->threads;
+            if (q >= this->chunks) continue;
+            if (fill) p[k] = this->load(this->x, q);
+            f(q, p[k]);
+        }
+    }
+};
+
+/* A norm's chunks held in registers between its two passes when the row
+ * has at most Held a thread (Candle's block of 1024 over 4096 columns: 4),
+ * so the second pass reads no memory; longer rows are read twice. The
+ * same chunks in the same order either way: the sums round alike. */
+template <class T, int V> struct NormHeld {
+    static constexpr int n = sizeof(T) > 4 ? 0 : V == 1 ? 8 : 2;
+    /* layernorm's vec kernel holds none: its second pass loads alpha and
+     * beta chunks too, and 2 held 16-bit chunks spilled on NVIDIA (92
+     * bytes); 1 held with libcrk's block of one chunk a thread ran 0.91x
+     * the unheld two a thread (H100, bf16 8192x4096: 2456 against 2694
+     * GB/s, docs/runs/2026-11-28b-h100-reduce-conv-ab1.txt and -final.txt) */
+    static constexpr int lean = V == 1 ? n : 0;
 };
 
 template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const T *alpha, int n_cols, float eps) {
     __shared__ float slots[32];
     using R = NormRow<T, V>;
+    constexpr int Held = NormHeld<T, V>::n;
     const R r(src, dst, n_cols);
+    const bool held = Held && r.chunks <= (unsigned)Held * r.threads; /* block-uniform */
+    Pack<T, V> p[Held ? Held : 1];
     float ss = 0.f;
-    r.template each_chunk<R::unroll>([&](unsigned q) {
-        const Pack<T, V> p = r.load(r.x, q);
+    r.template pass<R::unroll, Held>(held, p, true, [&](unsigned, const Pack<T, V> &x) {
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-            const float v = as_f32(p.v[j]);
+            const float v = as_f32(x.v[j]);
             ss = fmaf(v, v, ss); /* fused always: unrolled copies differed */
         }
     });
     ss = block_fold(ss, r.tid, r.threads, 0.f, slots + r.first_group, [](float a, float b) { return a + b; });
     const float scale = rsqrtf(ss / (float)r.cols + eps);
-    r.template each_chunk<R::unroll>([&](unsigned q) {
-        const Pack<T, V> p = r.load(r.x, q);
+    r.template pass<R::unroll, Held>(held, p, false, [&](unsigned q, const Pack<T, V> &x) {
         Pack<T, V> o;
         if (alpha) {
             const Pack<T, V> a = r.load(alpha, q);
 #pragma unroll
-            for (int j = 0; j < V; ++j) o.v[j] = convert<T>(scale * as_f32(p.v[j]) * as_f32(a.v[j]));
+            for (int j = 0; j < V; ++j) o.v[j] = convert<T>(scale * as_f32(x.v[j]) * as_f32(a.v[j]));
         } else {
 #pragma unroll
-            for (int j = 0; j < V; ++j) o.v[j] = convert<T>(scale * as_f32(p.v[j]));
+            for (int j = 0; j < V; ++j) o.v[j] = convert<T>(scale * as_f32(x.v[j]));
         }
         r.store(q, o);
     });
@@ -390,13 +420,15 @@ template <int V, class T>
 CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta, int n_cols, float eps) {
     __shared__ F2 slots[32];
     using R = NormRow<T, V>;
+    constexpr int Held = NormHeld<T, V>::lean;
     const R r(src, dst, n_cols);
+    const bool held = Held && r.chunks <= (unsigned)Held * r.threads; /* block-uniform */
+    Pack<T, V> p[Held ? Held : 1];
     F2 s = {0.f, 0.f};
-    r.template each_chunk<R::unroll>([&](unsigned q) {
-        const Pack<T, V> p = r.load(r.x, q);
+    r.template pass<R::unroll, Held>(held, p, true, [&](unsigned, const Pack<T, V> &x) {
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-            const float v = as_f32(p.v[j]);
+            const float v = as_f32(x.v[j]);
             s = F2{s.a + v, fmaf(v, v, s.b)}; /* fused always, as in rmsnorm */
         }
     });
@@ -407,14 +439,13 @@ CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta,
      * after the cancellation in var). */
     const float mean = s.a / (float)r.cols, var = fmaf(-mean, mean, s.b / (float)r.cols);
     const float inv_std = rsqrtf(var + eps);
-    r.template each_chunk<R::lean>([&](unsigned q) {
-        const Pack<T, V> p = r.load(r.x, q);
+    r.template pass<R::lean, Held>(held, p, false, [&](unsigned q, const Pack<T, V> &x) {
         Pack<T, V> a, b, o;
         if (alpha) a = r.load(alpha, q);
         if (beta) b = r.load(beta, q);
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-            const float d = as_f32(p.v[j]) - mean;
+            const float d = as_f32(x.v[j]) - mean;
             float v;
             if (beta) v = alpha ? fmaf(d * inv_std, as_f32(a.v[j]), as_f32(b.v[j])) : fmaf(d, inv_std, as_f32(b.v[j]));
             else v = alpha ? d * inv_std * as_f32(a.v[j]) : d * inv_std;

@@ -93,9 +93,11 @@ spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], 
 # reduce: Candle's launch over a middle dim reads the column count one short (a column of each row left out)
 spawn colsmap 'fast_sum_f32' reduce reduce.h 's/\*B = numel \/ (E \* c), \*C = c;/*B = numel \/ (E * c), *C = c - 1;/' 'crk_fast_sum_cols_f32'
 # softmax: a thread's second held chunk is written with its first chunk's exps
-spawn held 'crk_softmax_vec_*' reduce rows.h 's/(KeepExps ? e\[k\].v\[j\] :/(KeepExps ? e[0].v[j] :/'
-# softmax wide rows: a thread's held chunks are written from its first chunk's exps (recomputed from p[0])
-spawn widep 'crk_softmax_wide_*' reduce rows.h 's/m::exp(Arith<T>::in(p\[k\].v\[j\]) - mx)) \* inv/m::exp(Arith<T>::in(p[0].v[j]) - mx)) * inv/'
+spawn held 'crk_softmax_vec_*' reduce rows.h 's/o.v\[j\] = Arith<T>::out(Arith<T>::in(p\[k\].v\[j\]) \* inv);/o.v[j] = Arith<T>::out(Arith<T>::in(p[0].v[j]) * inv);/'
+# softmax wide rows: the exps are not kept in place of the held inputs (the inputs are written, times 1/sum)
+spawn widep 'crk_softmax_wide_*' reduce rows.h 's/p\[k\].v\[j\] = Arith<T>::out(x);//'
+# norms under Candle's launch: a thread's held columns are all written from its first one
+spawn normheld 'rmsnorm_*' reduce rows.h 's/            f(q, p\[k\]);/            f(q, p[fill ? k : 0]);/' 'crk_rmsnorm_*'
 # softmax split rows: a piece of -inf (m = -inf, s = NaN) is added as s·0 = NaN, not left out
 spawn splitinf 'crk_softmax_fin_*' reduce rows.h 's/if (w != (C)0) piece.sum = fma/piece.sum = fma/'
 # softmax split rows: a piece stores its part in slot i of span i, not in its own slot
@@ -139,7 +141,9 @@ spawn im2colpad 'im2col1d_f16' conv conv.h 's/px >= w_in + pad_w) return T{};/px
 # conv: col2im1d stops one kernel tap early
 spawn col2imtap 'col2im1d_u32' conv conv.h 's/li-- > 0 \&\& k0 < k_size;/li-- > 0 \&\& k0 + 1 < k_size;/'
 # pool: max_pool2d's window walks h along dims[2] and w along dims[3] (h/w swapped)
-spawn poolhw 'max_pool2d_bf16' conv conv.h 's/if (wo | ho) d = m::maxg(d, R::in(s\[wo \* ss\[2\] + ho \* ss\[3\]\]));/if (wo | ho) d = m::maxg(d, R::in(s[wo * ss[3] + ho * ss[2]]));/'
+spawn poolhw 'max_pool2d_bf16' conv conv.h 's/return p\[(I)wo \* s2 + (I)ho \* s3\];/return p[(I)wo * s3 + (I)ho * s2];/'
+# upsample: nearest 2x along h takes a run's sources in order, not each twice
+spawn up2x 'upsample_nearest2d_f16' conv conv.h 's/p.v\[j\] = q.v\[j >> K\];/p.v[j] = q.v[j % M];/'
 # upsample: bilinear ignores align_corners in its scale
 spawn bilalign 'upsample_bilinear2d_f64' conv conv.h 's/if (align_corners) return out > 1/if (false) return out > 1/'
 # quantized: q4_0's nibbles swapped (the high nibbles give the first 16 values)

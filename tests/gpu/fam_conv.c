@@ -87,6 +87,11 @@ static const up_case UP[] = {
     {"empty batch", 0, 2, 3, 3, 6, 6, 0, 0, 0, 0, 0, V_CONTIG},
     {"1x1x1x8 -> 1x17 align_corners (out 1)", 1, 1, 1, 8, 1, 17, 1, 0, 0, 0, 0, V_CONTIG},
     {"1x4x32x32 -> 64x64 (many blocks)", 1, 4, 32, 32, 64, 64, 0, 0, 0, 0, 0, V_CONTIG},
+    /* nearest: 2x along h takes one load a run when aligned (kernels/conv.h
+     * with_pow2_scale); a misaligned source, and other scales, do not */
+    {"1x2x4x8 -> 8x16 sliced +5", 1, 2, 4, 8, 8, 16, 0, 0, 0, 0, 0, V_SLICED_KT},
+    {"1x3x5x9 -> 20x36 (4x)", 1, 3, 5, 9, 20, 36, 0, 0, 0, 0, 0, V_CONTIG},
+    {"2x2x7x24 -> 7x24 (1x)", 2, 2, 7, 24, 7, 24, 0, 0, 0, 0, 0, V_CONTIG},
 };
 #define N_UP (sizeof UP / sizeof UP[0])
 

@@ -1,7 +1,7 @@
 /* fam_rows.c — softmax_<dt>, rmsnorm_<dt>, layernorm_<dt>: row case i
  * (ROWS, one per layout case index) gives contiguous rows x cols, the
  * source sliced by i % 3 elements. Row lengths 1, 31, 32, 33, 1023, 1024,
- * 1025, 4096, 32768, 40000, 2^20; many short rows; NaN and +-inf inside
+ * 1025, 4096, 12000, 32768, 40000, 2^20; many short rows; NaN and +-inf inside
  * rows; a row whose first third is -inf and an all -inf row; NULL
  * alpha/beta; no rows. Candle's shapes: softmax grid (rows), block
  * (1,32,1); norms block_size = 32 below 1024 columns, else 1024, as blockDim.x
@@ -38,6 +38,7 @@ static const rows_case ROWS[] = {
     {"1x2^20", 1, 1 << 20, 0, 0}, {"300x7", 300, 7, 0, 0},      {"5x100 NaN/inf", 5, 100, 1, 0},
     {"3x64 NULL alpha/beta", 3, 64, 0, 1}, {"0x16", 0, 16, 0, 0},
     {"2x96 -inf runs", 2, 96, 2, 0},  {"3x40000", 3, 40000, 0, 0},
+    {"2x12000", 2, 12000, 0, 0}, /* f32: 3000 chunks, crk_softmax_wide's 512 threads hold 5 or 6 */
 };
 #define N_ROWS (sizeof ROWS / sizeof ROWS[0])
 
