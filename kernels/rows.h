@@ -69,6 +69,9 @@ template <class T, int V> struct RowChunks {
         if (V > 1) x = opaque_base(x), y = opaque_base(y); /* Candle's softmax (V = 1) ran 1.31 -> 1.13x Candle's with it */
         tid = tid_, threads = threads_;
     }
+    /* Whether a row of chunks fits Held a thread (held in registers;
+     * block-uniform). */
+    template <int Held> CRK_DEV bool holds() const { return Held && chunks <= (unsigned)Held * threads; }
     /* Piece j of `pieces` (crk_softmax's split rows): chunks [lo(j),
      * lo(j + 1)) with lo(j) = j·chunks / pieces, so pieces differ by at
      * most one chunk. */
@@ -156,7 +159,7 @@ template <class T, int V, int Held> struct SoftmaxRow {
     C sum = 0;
 
     CRK_DEV SoftmaxRow(const R &r_, A *smax, C *ssum)
-        : r(r_), slots_max(smax), slots_sum(ssum), held(Held && r_.chunks <= (unsigned)Held * r_.threads) {}
+        : r(r_), slots_max(smax), slots_sum(ssum), held(r_.template holds<Held>()) {}
     static CRK_DEV A fold_max(A a, A b) { return m::maxg(a, b); }
     static CRK_DEV C fold_sum(C a, C b) { return a + b; }
 
@@ -376,21 +379,21 @@ template <class T, int V> struct NormRow : RowChunks<T, V> {
  * so the second pass reads no memory; longer rows are read twice. The
  * same chunks in the same order either way: the sums round alike. */
 template <class T, int V> struct NormHeld {
-    static constexpr int n = sizeof(T) > 4 ? 0 : V == 1 ? 8 : 2;
+    static constexpr int rmsnorm = sizeof(T) > 4 ? 0 : V == 1 ? 8 : 2;
     /* layernorm's vec kernel holds none: its second pass loads alpha and
      * beta chunks too, and 2 held 16-bit chunks spilled on NVIDIA (92
      * bytes); 1 held with libcrk's block of one chunk a thread ran 0.91x
      * the unheld two a thread (H100, bf16 8192x4096: 2456 against 2694
      * GB/s, docs/runs/2026-11-28b-h100-reduce-conv-ab1.txt and -final.txt) */
-    static constexpr int lean = V == 1 ? n : 0;
+    static constexpr int layernorm = V == 1 ? rmsnorm : 0;
 };
 
 template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const T *alpha, int n_cols, float eps) {
     __shared__ float slots[32];
     using R = NormRow<T, V>;
-    constexpr int Held = NormHeld<T, V>::n;
+    constexpr int Held = NormHeld<T, V>::rmsnorm;
     const R r(src, dst, n_cols);
-    const bool held = Held && r.chunks <= (unsigned)Held * r.threads; /* block-uniform */
+    const bool held = r.template holds<Held>();
     Pack<T, V> p[Held ? Held : 1];
     float ss = 0.f;
     r.template pass<R::unroll, Held>(held, p, true, [&](unsigned, const Pack<T, V> &x) {
@@ -420,9 +423,9 @@ template <int V, class T>
 CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta, int n_cols, float eps) {
     __shared__ F2 slots[32];
     using R = NormRow<T, V>;
-    constexpr int Held = NormHeld<T, V>::lean;
+    constexpr int Held = NormHeld<T, V>::layernorm;
     const R r(src, dst, n_cols);
-    const bool held = Held && r.chunks <= (unsigned)Held * r.threads; /* block-uniform */
+    const bool held = r.template holds<Held>();
     Pack<T, V> p[Held ? Held : 1];
     F2 s = {0.f, 0.f};
     r.template pass<R::unroll, Held>(held, p, true, [&](unsigned, const Pack<T, V> &x) {
