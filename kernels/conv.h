@@ -40,13 +40,27 @@
 namespace crk {
 
 /* The same for any grid that holds a thread for each group: block b takes
- * groups [b·G, b·G + G), G = ceil(groups / blocks), with its first G
- * threads, so consecutive lanes take consecutive groups and the work is
- * spread over every block (not the grid's first blocks only). Holds when
- * groups <= the grid's threads. */
+ * groups [b·G, b·G + G) with its first G threads, so consecutive lanes take
+ * consecutive groups. Many groups (kSpreadBlocks blocks' worth and more):
+ * G is the block, so the groups fill the grid's first blocks and the
+ * threads past them exit on one compare. Candle's grid of a thread an
+ * element holds 4-16 threads a 16-byte run; the threads left idle in
+ * every resident block cost the loads they did not issue, and any work
+ * before an idle thread's exit (a division) is paid by all of them (H200,
+ * f16 upsample_nearest2d: a run every 8th thread 448 GB/s, whole blocks
+ * 710). Fewer groups: spread over about kSpreadBlocks blocks (every
+ * multiprocessor busy: im2col1d's small grids, 1.08x), or over the whole
+ * grid when it has fewer blocks. Holds when groups <= the grid's threads. */
+constexpr size_t kSpreadBlocks = 512;
 CRK_DEV bool grid_spreads(size_t groups) { return global_stride() >= groups; }
 template <class F> CRK_DEV void for_spread_groups(size_t groups, F f) {
-    const size_t g = (groups + gridDim.x - 1) / gridDim.x;
+    if (groups >= kSpreadBlocks * blockDim.x) {
+        const size_t j = global_id();
+        if (j < groups) f(j);
+        return;
+    }
+    const size_t least = (groups + gridDim.x - 1) / gridDim.x, aim = (groups + kSpreadBlocks - 1) / kSpreadBlocks;
+    const size_t g = aim < least ? least : aim;
     if (threadIdx.x >= g) return;
     const size_t j = (size_t)blockIdx.x * g + threadIdx.x;
     if (j < groups) f(j);
@@ -269,9 +283,10 @@ template <int N, class T, class I> CRK_DEV void unfold_run(Unfold<T, I> &u, T *d
     for (size_t e = e0; e < e0 + N && e < n; ++e) dst[e] = u.value(), u.next();
 }
 
-/* f(s) for s < slots: a slot a thread spread over every block when the
- * grid holds a thread a slot (Candle's launches: im2col's a thread an
- * element, im2col1d's a thread l_k elements), else grid-stride. */
+/* f(s) for s < slots: a slot a thread spread over the grid's blocks
+ * (for_spread_groups) when the grid holds a thread a slot (Candle's
+ * launches: im2col's a thread an element, im2col1d's a thread l_k
+ * elements; libcrk's a thread a slot), else grid-stride. */
 template <class F> CRK_DEV void for_slots(size_t slots, F f) {
     if (grid_spreads(slots)) return for_spread_groups(slots, f);
     for (size_t s = global_id(); s < slots; s += global_stride()) f(s);
@@ -464,8 +479,10 @@ template <class F> CRK_DEV void with_pow2_scale(double h_scale, F f) {
 }
 
 /* dst (b, c, w_out, h_out) ("w" = dims[2]); the source index of each is
- * min(floor(dst·scale), in − 1). 16-byte runs along h_out, a decode a
- * run (H100, f16 2x1280x32x32 -> 64x64: 391 GB/s an element a thread).
+ * min(floor(dst·scale), in − 1). 32-byte runs along h_out, a decode a
+ * run (H100, f16 2x1280x32x32 -> 64x64: 391 GB/s an element a thread;
+ * H200, libcrk's grid of a thread a run: 16-byte runs 1830 GB/s, 32-byte
+ * 2002, f32 2184 -> 2736; docs/runs/2026-11-28c-h200-conv-slots.txt).
  * An upsampling by 2 along a contiguous h reads a run's N / 2 sources in
  * one load (with_pow2_scale) instead of a load and a double-precision
  * index a value: 1.04-1.06x. (Sizes and strides cast to 32 bits once, as
@@ -476,7 +493,7 @@ CRK_DEV void upsample_nearest2d(size_t w_out, size_t h_out, double w_scale, doub
     const size_t *sd = info, *ss = info + 4;
     const size_t c = sd[1], w_in = sd[2], h_in = sd[3];
     if (w_in == 0 || h_in == 0) return;
-    constexpr int N = 16 / (int)sizeof(T);
+    constexpr int N = 32 / (int)sizeof(T);
     with_pow2_scale(ss[3] == 1 ? h_scale : -1.0, [&](auto shift) {
         constexpr int Sh = decltype(shift)::value, K = Sh < 0 ? 0 : Sh, M = N >> K;
         for_row_runs<N>(sd[0] * c * w_out, h_out, [&](auto row, size_t j0, size_t k) {

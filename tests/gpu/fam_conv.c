@@ -45,6 +45,8 @@ static const conv_case CONV[] = {
     {"k1x3 s2 d2 p1 21x31", 1, 3, 2, 21, 31, 1, 3, 2, 1, 2, 0, V_CONTIG},
     {"c16->16 33x35 k3 p1 (many blocks)", 2, 16, 16, 33, 35, 3, 3, 1, 1, 1, 0, V_CONTIG},
     {"c80->4 301, k3 p1 (whisper-like 1-D)", 1, 80, 4, 301, 2, 3, 1, 1, 1, 1, 0, V_CHANNELS_LAST},
+    /* im2col's runs fill whole blocks of both grids (conv.h for_spread_groups) */
+    {"c64->1 128x128 k3 p1 (packed runs)", 1, 64, 1, 128, 128, 3, 3, 1, 1, 1, 0, V_CONTIG},
 };
 #define N_CONV (sizeof CONV / sizeof CONV[0])
 
@@ -92,6 +94,8 @@ static const up_case UP[] = {
     {"1x2x4x8 -> 8x16 sliced +5", 1, 2, 4, 8, 8, 16, 0, 0, 0, 0, 0, V_SLICED_KT},
     {"1x3x5x9 -> 20x36 (4x)", 1, 3, 5, 9, 20, 36, 0, 0, 0, 0, 0, V_CONTIG},
     {"2x2x7x24 -> 7x24 (1x)", 2, 2, 7, 24, 7, 24, 0, 0, 0, 0, 0, V_CONTIG},
+    /* nearest's runs fill whole blocks of libcrk's grid, and of Candle's from f32 up */
+    {"1x64x128x128 -> 256x256 (packed runs)", 1, 64, 128, 128, 256, 256, 0, 0, 0, 0, 0, V_CONTIG},
 };
 #define N_UP (sizeof UP / sizeof UP[0])
 
