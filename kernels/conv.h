@@ -48,7 +48,7 @@ namespace crk {
  * every resident block cost the loads they did not issue, and any work
  * before an idle thread's exit (a division) is paid by all of them (H200,
  * f16 upsample_nearest2d: a run every 8th thread 448 GB/s, whole blocks
- * 710). Fewer groups: spread over about kSpreadBlocks blocks (every
+ * 650-710 in two runs). Fewer groups: spread over about kSpreadBlocks blocks (every
  * multiprocessor busy: im2col1d's small grids, 1.08x), or over the whole
  * grid when it has fewer blocks. Holds when groups <= the grid's threads. */
 constexpr size_t kSpreadBlocks = 512;

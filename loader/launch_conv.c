@@ -7,7 +7,7 @@
  * (crk_launch_items), except where the kernel writes runs (im2col,
  * upsample_nearest2d): a thread a run, as the kernels take any grid (a
  * thread an element left 7 of 8 f16 threads idle: H200 upsample f16
- * 598 -> 1712 GB/s, im2col f16 286 -> 466). */
+ * 598 -> 1700 GB/s, im2col f16 286 -> 466). */
 #include "error.h"
 #include "launch.h"
 #include <string.h>
@@ -191,7 +191,8 @@ crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const double s1[5] = {(double)h_out, (double)k_h, (double)p->stride, (double)p->padding, (double)p->dilation},
                  s2[7] = {(double)h_out, (double)w_out, (double)k_h, (double)k_w, (double)p->stride,
                           (double)p->padding, (double)p->dilation};
-    return launch(ctx, s, ki, info, len, &a, one ? s1 : s2, one ? 5 : 7, runs_of(1, n, (crk_dtype)crk_operand_dtype(ki, 0), 16));
+    const size_t runs = runs_of(1, n, (crk_dtype)crk_operand_dtype(ki, 0), 16);
+    return launch(ctx, s, ki, info, len, &a, one ? s1 : s2, one ? 5 : 7, runs);
 }
 
 crk_status crk_col2im1d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
@@ -289,6 +290,7 @@ crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const cr
                           (double)src_l->dims[3] / (double)out_w},
                  sb[7] = {(double)out_w, (double)out_h, align_corners ? 1 : 0, scale_h ? 1 : 0,
                           scale_h ? *scale_h : 0, scale_w ? 1 : 0, scale_w ? *scale_w : 0};
-    const size_t work = nearest ? runs_of(dims[0] * dims[1] * out_h, out_w, (crk_dtype)crk_operand_dtype(ki, 0), 32) : n;
+    const size_t work =
+        nearest ? runs_of(dims[0] * dims[1] * out_h, out_w, (crk_dtype)crk_operand_dtype(ki, 0), 32) : n;
     return launch(ctx, s, ki, info, len, &a, nearest ? sn : sb, nearest ? 4 : 7, work);
 }
