@@ -479,7 +479,7 @@ template <class F> CRK_DEV void with_pow2_scale(double h_scale, F f) {
 }
 
 /* dst (b, c, w_out, h_out) ("w" = dims[2]); the source index of each is
- * min(floor(dst·scale), in − 1). 32-byte runs along h_out, a decode a
+ * min(floor(dst·scale), in − 1). 32-byte runs along h_out (u8: 16), a decode a
  * run (H100, f16 2x1280x32x32 -> 64x64: 391 GB/s an element a thread;
  * H200, libcrk's grid of a thread a run: 16-byte runs 1830 GB/s, 32-byte
  * 2002, f32 2184 -> 2736; docs/runs/2026-11-28c-h200-conv-slots.txt).
@@ -493,7 +493,7 @@ CRK_DEV void upsample_nearest2d(size_t w_out, size_t h_out, double w_scale, doub
     const size_t *sd = info, *ss = info + 4;
     const size_t c = sd[1], w_in = sd[2], h_in = sd[3];
     if (w_in == 0 || h_in == 0) return;
-    constexpr int N = 32 / (int)sizeof(T);
+    constexpr int N = sizeof(T) == 1 ? 16 : 32 / (int)sizeof(T); /* u8: 32 unrolled values took scratch on gfx9/11 */
     with_pow2_scale(ss[3] == 1 ? h_scale : -1.0, [&](auto shift) {
         constexpr int Sh = decltype(shift)::value, K = Sh < 0 ? 0 : Sh, M = N >> K;
         for_row_runs<N>(sd[0] * c * w_out, h_out, [&](auto row, size_t j0, size_t k) {

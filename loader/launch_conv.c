@@ -55,12 +55,11 @@ static crk_status launch(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, 
     return st != CRK_OK ? st : crk_launch_items(ctx, s, ki, info, info_len, a, work);
 }
 
-/* The runs of `bytes` that rows of `inner` elements of dtype t take,
- * rows·ceil(inner / N), N = bytes / sizeof(T), as the kernels split them
- * (kernels/conv.h: unfold's 16-byte runs, upsample_nearest2d's 32). */
-static size_t runs_of(size_t rows, size_t inner, crk_dtype t, size_t bytes) {
-    const size_t n = bytes / crk_dtype_size(t);
-    return rows * ((inner + n - 1) / n);
+/* The runs of up to `elems` elements that rows of `inner` elements take,
+ * rows·ceil(inner / elems), as the kernels split them (kernels/conv.h:
+ * unfold's 16 bytes, upsample_nearest2d's 32 bytes but 16 u8). */
+static size_t runs_of(size_t rows, size_t inner, size_t elems) {
+    return rows * ((inner + elems - 1) / elems);
 }
 
 /* out = a · b · ..., refused on overflow. */
@@ -191,7 +190,7 @@ crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const double s1[5] = {(double)h_out, (double)k_h, (double)p->stride, (double)p->padding, (double)p->dilation},
                  s2[7] = {(double)h_out, (double)w_out, (double)k_h, (double)k_w, (double)p->stride,
                           (double)p->padding, (double)p->dilation};
-    const size_t runs = runs_of(1, n, (crk_dtype)crk_operand_dtype(ki, 0), 16);
+    const size_t runs = runs_of(1, n, 16 / crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)));
     return launch(ctx, s, ki, info, len, &a, one ? s1 : s2, one ? 5 : 7, runs);
 }
 
@@ -290,7 +289,7 @@ crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const cr
                           (double)src_l->dims[3] / (double)out_w},
                  sb[7] = {(double)out_w, (double)out_h, align_corners ? 1 : 0, scale_h ? 1 : 0,
                           scale_h ? *scale_h : 0, scale_w ? 1 : 0, scale_w ? *scale_w : 0};
-    const size_t work =
-        nearest ? runs_of(dims[0] * dims[1] * out_h, out_w, (crk_dtype)crk_operand_dtype(ki, 0), 32) : n;
+    const size_t ts = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)),
+                 work = nearest ? runs_of(dims[0] * dims[1] * out_h, out_w, ts == 1 ? 16 : 32 / ts) : n;
     return launch(ctx, s, ki, info, len, &a, nearest ? sn : sb, nearest ? 4 : 7, work);
 }
