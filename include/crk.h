@@ -327,8 +327,8 @@ crk_status crk_sum_atomic(crk_ctx *ctx, crk_stream s, const char *name, const cr
  * output as Candle's ParamsConv1D/2D and ParamsConvTranspose1D/2D do,
  * write it contiguous, and launch a thread an output element (im2col,
  * im2col1d and upsample_nearest2d: a thread a 16- or 32-byte run of the
- * output, as their kernels split it; Candle's own launch, a thread an
- * element, runs them too). Results are upstream's, bit for
+ * output, the pools two outputs, as their kernels split it; Candle's own
+ * launch, a thread an element, runs them too). Results are upstream's, bit for
  * bit: the kernels' accumulators, loop orders and quirks (conv1d's
  * dilation on the stride term; conv_transpose* ignore output_padding
  * but for the output size) are in kernels/conv.h. A kernel that does not

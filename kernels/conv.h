@@ -381,9 +381,15 @@ template <class T, class I, class WK, class HK> struct PoolWindow {
     CRK_DEV T at(size_t wo, size_t ho) const { return p[(I)wo * s2 + (I)ho * s3]; }
 };
 
+/* Outputs a thread of pool_each under a grid of fewer threads than
+ * outputs (libcrk's): H200, k2 s2 1.24-1.43x, k3 s2 0.99-1.14x; 4 lost
+ * (docs/runs/2026-11-28c-h200-pool-runs*.txt). */
+constexpr int kPoolRun = 2;
+
 /* src (b, c, d2, d3) ("w" = dims[2], "h" = dims[3]), dst (b, c, w_out,
  * h_out), w_out = (d2 − w_k)/w_stride + 1, windows without padding:
- * f(i, window) for each output i. Nothing for a zero stride or a window
+ * f(i, window) for each output i: a thread an output when the grid holds
+ * one for each (Candle's), else kPoolRun consecutive outputs along h. Nothing for a zero stride or a window
  * larger than the input. Decodes and source offsets in 32 bits when dst
  * and the source's reach fit them (every offset a window takes is at most
  * that reach; a stride truncated to 32 bits still gives each product
@@ -402,13 +408,31 @@ CRK_DEV void pool_each(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
         const auto run = [&](auto z) {
             using I = decltype(z);
             const I s0 = (I)ss[0], s1 = (I)ss[1], s2 = (I)ss[2], s3 = (I)ss[3], ws = (I)w_stride, hs = (I)h_stride;
-            for_each_grid(n, [&](size_t j) {
+            using W = PoolWindow<T, I, decltype(wk), decltype(hk)>;
+            if (global_stride() >= n) { /* a thread an output (Candle's grid) */
+                const size_t j = global_id();
+                if (j >= n) return;
                 const I i = (I)j;
                 const I dh = i % (I)h_out, r = i / (I)h_out, dw = r % (I)w_out, r2 = r / (I)w_out, ci = r2 % (I)c,
                         b = r2 / (I)c;
-                const PoolWindow<T, I, decltype(wk), decltype(hk)> win = {
-                    src + (b * s0 + ci * s1 + ws * dw * s2 + hs * dh * s3), s2, s3, wk, hk};
-                f(j, win);
+                return f(j, W{src + (b * s0 + ci * s1 + ws * dw * s2 + hs * dh * s3), s2, s3, wk, hk});
+            }
+            /* fewer threads (libcrk's grid of a thread a run): kPoolRun
+             * consecutive outputs along h a thread, one decode and their
+             * windows' loads together */
+            constexpr int R = kPoolRun;
+            const size_t per_row = (h_out + R - 1) / R;
+            for_slots(n / h_out * per_row, [&](size_t q) {
+                const I jr = (I)q % (I)per_row, r = (I)q / (I)per_row, dw = r % (I)w_out, r2 = r / (I)w_out,
+                        ci = r2 % (I)c, b = r2 / (I)c, dh0 = jr * (I)R;
+                const T *base = src + (b * s0 + ci * s1 + ws * dw * s2);
+                const size_t i0 = (size_t)r * h_out + dh0;
+                if (dh0 + (I)R <= (I)h_out) {
+#pragma unroll
+                    for (int k = 0; k < R; ++k) f(i0 + k, W{base + hs * (dh0 + (I)k) * s3, s2, s3, wk, hk});
+                } else {
+                    for (I k = 0; dh0 + k < (I)h_out; ++k) f(i0 + k, W{base + hs * (dh0 + k) * s3, s2, s3, wk, hk});
+                }
             });
         };
         if (narrow) run(uint32_t{0});

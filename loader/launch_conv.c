@@ -5,9 +5,9 @@
  * buffer from the views (start offsets applied to the pointers) and
  * launches a thread an output element in the registry's blocks
  * (crk_launch_items), except where the kernel writes runs (im2col,
- * upsample_nearest2d): a thread a run, as the kernels take any grid (a
- * thread an element left 7 of 8 f16 threads idle: H200 upsample f16
- * 598 -> 1700 GB/s, im2col f16 286 -> 466). */
+ * upsample_nearest2d; the pools, two outputs): a thread a run, as the
+ * kernels take any grid (a thread an element left 7 of 8 f16 threads
+ * idle: H200 upsample f16 598 -> 1700 GB/s, im2col f16 286 -> 466). */
 #include "error.h"
 #include "launch.h"
 #include <string.h>
@@ -251,7 +251,8 @@ crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const size_t len = pack_views(src_l, NULL, info);
     /* the kernels' "w" is dims[2]: (w_k, h_k, w_stride, h_stride) = (k_h, k_w, s_h, s_w) */
     const double sc[4] = {(double)k_h, (double)k_w, (double)s_h, (double)s_w};
-    return launch(ctx, s, ki, info, len, &a, sc, 4, n);
+    /* a thread a kPoolRun (kernels/conv.h) of outputs along dims[3] */
+    return launch(ctx, s, ki, info, len, &a, sc, 4, runs_of(dims[0] * dims[1] * dims[2], dims[3], 2));
 }
 
 crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,

@@ -67,6 +67,8 @@ static const pool_case POOL[] = {
     {"empty batch", 0, 2, 4, 4, 2, 2, 2, 2, V_CONTIG},
     {"window = input 5x5", 1, 3, 5, 5, 5, 5, 1, 1, V_CONTIG},
     {"2x64x56x56 k3 s2 (many blocks)", 2, 64, 56, 56, 3, 3, 2, 2, V_CONTIG},
+    /* runs of two outputs that fill whole blocks of libcrk's grid (conv.h pool_each) */
+    {"2x64x112x112 k2 s2 (packed runs)", 2, 64, 112, 112, 2, 2, 2, 2, V_CONTIG},
 };
 #define N_POOL (sizeof POOL / sizeof POOL[0])
 
