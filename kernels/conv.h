@@ -48,9 +48,10 @@ namespace crk {
  * every resident block cost the loads they did not issue, and any work
  * before an idle thread's exit (a division) is paid by all of them (H200,
  * f16 upsample_nearest2d: a run every 8th thread 448 GB/s, whole blocks
- * 650-710 in two runs). Fewer groups: spread over about kSpreadBlocks blocks (every
- * multiprocessor busy: im2col1d's small grids, 1.08x), or over the whole
- * grid when it has fewer blocks. Holds when groups <= the grid's threads. */
+ * 650-710 in two runs). Fewer groups: spread over about kSpreadBlocks
+ * blocks (every multiprocessor busy: im2col1d's small grids, 1.08x), or
+ * over the whole grid when it has fewer blocks. Holds when groups <= the
+ * grid's threads. */
 constexpr size_t kSpreadBlocks = 512;
 CRK_DEV bool grid_spreads(size_t groups) { return global_stride() >= groups; }
 template <class F> CRK_DEV void for_spread_groups(size_t groups, F f) {
@@ -389,11 +390,12 @@ constexpr int kPoolRun = 2;
 /* src (b, c, d2, d3) ("w" = dims[2], "h" = dims[3]), dst (b, c, w_out,
  * h_out), w_out = (d2 − w_k)/w_stride + 1, windows without padding:
  * f(i, window) for each output i: a thread an output when the grid holds
- * one for each (Candle's), else kPoolRun consecutive outputs along h. Nothing for a zero stride or a window
- * larger than the input. Decodes and source offsets in 32 bits when dst
- * and the source's reach fit them (every offset a window takes is at most
- * that reach; a stride truncated to 32 bits still gives each product
- * modulo 2^32, the true one below it). */
+ * one for each (Candle's), else kPoolRun consecutive outputs along h.
+ * Nothing for a zero stride or a window larger than the input. Decodes
+ * and source offsets in 32 bits when dst and the source's reach fit them
+ * (every offset a window takes is at most that reach; a stride truncated
+ * to 32 bits still gives each product modulo 2^32, the true one below
+ * it). */
 template <class T, class F>
 CRK_DEV void pool_each(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride, const size_t *info, const T *src,
                        F f) {
