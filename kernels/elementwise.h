@@ -44,6 +44,27 @@ template <int K> CRK_DEV bool all_contiguous(size_t nd, const size_t *info) {
 CRK_DEV size_t global_id() { return (size_t)blockIdx.x * blockDim.x + threadIdx.x; }
 CRK_DEV size_t global_stride() { return (size_t)blockDim.x * gridDim.x; }
 
+/* f(i) for the thread's element i < n under a grid of a thread an element
+ * (Candle's for_num_elems): i in 32 bits, as Candle's kernels count it,
+ * when the grid's threads fit 32 bits (then i cannot wrap), else in 64.
+ * f takes uint32_t and size_t (a generic lambda) or size_t. Under that
+ * launch a thread lives a few dozen instructions, and a few more or other
+ * ones show (H200: const_set_f32 0.99x Candle's kernel with its contiguous
+ * path alone, 0.92x with a four-instruction test before it). Taken where it
+ * measured faster: const_set 0.83 -> 0.89x, copy2d 0.87 -> 0.94x; in
+ * zip_contiguous and map_strided it moved copy, casts and affine 0.97 ->
+ * 0.94x contiguous, 0.93 -> 0.98x broadcast, and libcrk's badd broadcast
+ * 1986 -> 1562 GB/s (docs/runs/2026-11-28d-h200-candle-shape-experiments.txt). */
+template <class F> CRK_DEV void one_per_thread(size_t n, F f) {
+    if (global_stride() <= 0xFFFFFFFFull) {
+        const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) f(i);
+        return;
+    }
+    const size_t i = global_id();
+    if (i < n) f(i);
+}
+
 /* f(j) for every j < n under any grid: no loop when the grid holds a
  * thread for each (Candle's for_num_elems; the loop's 64-bit counter and
  * exit cost rope about 10% under it on the H100), else grid-stride. */

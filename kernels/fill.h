@@ -18,7 +18,10 @@ template <class T> CRK_DEV void fill(T *buf, T value, size_t numel) {
 template <class T> CRK_DEV void const_set(size_t numel, size_t nd, const size_t *info, T v, T *out) {
     constexpr int N = 16 / sizeof(T);
     if (all_contiguous<1>(nd, info)) {
-        zip_contiguous<N>(numel, out, [=]() { return v; });
+        if (global_stride() >= numel) /* Candle's grid (one_per_thread) */
+            one_per_thread(numel, [&](auto i) { out[i] = v; });
+        else
+            zip_contiguous<N>(numel, out, [=]() { return v; });
         return;
     }
     if (global_stride() >= numel) { /* a thread per element ("Launch shapes", elementwise.h) */
@@ -47,10 +50,10 @@ CRK_DEV void copy2d(const T *src, T *dst, uint32_t d1, uint32_t d2, uint32_t src
     if (d1 == 0 || d2 == 0) return;
     const size_t n = (size_t)d1 * d2;
     if (global_stride() >= n) { /* a thread per element ("Launch shapes", elementwise.h) */
-        const size_t idx = global_id();
-        if (idx >= n) return;
-        const size_t row = n <= 0xFFFFFFFFull ? (uint32_t)idx / d2 : idx / d2, col = idx - row * d2;
-        dst[row * dst_s + col] = src[row * src_s + col];
+        one_per_thread(n, [&](auto idx) { /* 32-bit idx: Candle's division; offsets in 64 bits */
+            const auto row = idx / d2, col = idx - row * d2;
+            dst[(size_t)row * dst_s + col] = src[(size_t)row * src_s + col];
+        });
         return;
     }
     const size_t per_row = (d2 + N - 1) / N, nruns = (size_t)d1 * per_row;

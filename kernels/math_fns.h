@@ -39,6 +39,37 @@ CRK_MATH1(normcdf, normcdff, ::normcdf)
 CRK_MATH1(sqrt, sqrtf, ::sqrt)
 #undef CRK_MATH1
 
+/* Two values of a 16-bit type in one instruction: NVIDIA's __half2 and
+ * __nv_bfloat162 forms, where each lane rounds as the one-value form does
+ * (h2exp is hexp lane for lane: cuda_bf16.hpp, cuda_fp16.hpp), for kernels
+ * that are issue-bound on 16-bit columns (softmax: bf16 4096x4096 +1.8% on
+ * the H200, docs/runs/2026-11-28d-h200-candle-shape-experiments.txt).
+ * Paired<A> says whether the target has them; where it does not, kernels
+ * keep one value a step (and never name the pair functions). */
+template <class A> struct Paired { static constexpr bool value = false; };
+/* One value a step (what the paired forms equal lane for lane). */
+template <class A> CRK_DEV void maxg2(A &m0, A &m1, A a, A b) { m0 = maxg(m0, a), m1 = maxg(m1, b); }
+template <class A> CRK_DEV void exp_diff2(A &a, A &b, A m) { a = exp(a - m), b = exp(b - m); }
+template <class A> CRK_DEV void scale2(A &a, A &b, A s) { a = a * s, b = b * s; }
+#if CRK_NV
+template <class S> struct Paired<H<S>> { static constexpr bool value = true; };
+template <class S> struct Native2;
+template <> struct Native2<f16> { using P = __half2; };
+template <> struct Native2<bf16> { using P = __nv_bfloat162; };
+template <class S> CRK_DEV typename Native2<S>::P pair(H<S> a, H<S> b) {
+    typename Native2<S>::P r;
+    r.x = Native<S>::of(a), r.y = Native<S>::of(b);
+    return r;
+}
+template <class S, class P> CRK_DEV void unpair(P r, H<S> &a, H<S> &b) { a = Native<S>::to(r.x), b = Native<S>::to(r.y); }
+/* m0 = maxg(m0, a), m1 = maxg(m1, b) */
+template <class S> CRK_DEV void maxg2(H<S> &m0, H<S> &m1, H<S> a, H<S> b) { unpair(__hmax2_nan(pair(m0, m1), pair(a, b)), m0, m1); }
+/* a = exp(a - m), b = exp(b - m) */
+template <class S> CRK_DEV void exp_diff2(H<S> &a, H<S> &b, H<S> m) { unpair(h2exp(__hsub2_rn(pair(a, b), pair(m, m))), a, b); }
+/* a = a * s, b = b * s */
+template <class S> CRK_DEV void scale2(H<S> &a, H<S> &b, H<S> s) { unpair(__hmul2_rn(pair(a, b), pair(s, s)), a, b); }
+#endif
+
 CRK_DEV float abs(float x) { return fabsf(x); }
 CRK_DEV double abs(double x) { return ::fabs(x); }
 template <class S> CRK_DEV H<S> abs(H<S> x) { return H<S>{(uint16_t)(x.b & 0x7FFFu)}; }

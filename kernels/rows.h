@@ -163,39 +163,79 @@ template <class T, int V, int Held> struct SoftmaxRow {
     static CRK_DEV A fold_max(A a, A b) { return m::maxg(a, b); }
     static CRK_DEV C fold_sum(C a, C b) { return a + b; }
 
+    /* A chunk's steps, two 16-bit columns an instruction where the target
+     * pairs them (m::Paired; the same values lane for lane). Paired, mx1
+     * holds the odd columns' max until stats() folds it into mx. */
+    static constexpr bool paired = m::Paired<A>::value && V % 2 == 0;
+    static CRK_DEV void max_chunk(const Pack<T, V> &c, A &mx, A &mx1) {
+        if constexpr (paired) {
+#pragma unroll
+            for (int j = 0; j < V; j += 2) m::maxg2(mx, mx1, Arith<T>::in(c.v[j]), Arith<T>::in(c.v[j + 1]));
+        } else {
+#pragma unroll
+            for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(c.v[j]));
+        }
+    }
+    /* c = exp(c - mx), each added to s in column order */
+    CRK_DEV void exp_chunk(Pack<T, V> &c, C &s) const {
+        if constexpr (paired) {
+#pragma unroll
+            for (int j = 0; j < V; j += 2) {
+                A a = Arith<T>::in(c.v[j]), b = Arith<T>::in(c.v[j + 1]);
+                m::exp_diff2(a, b, mx);
+                c.v[j] = Arith<T>::out(a), c.v[j + 1] = Arith<T>::out(b);
+                s += widen(a), s += widen(b);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < V; ++j) {
+                const A x = m::exp(Arith<T>::in(c.v[j]) - mx);
+                c.v[j] = Arith<T>::out(x);
+                s += widen(x);
+            }
+        }
+    }
+    /* c · inv */
+    static CRK_DEV Pack<T, V> scale_chunk(const Pack<T, V> &c, A inv) {
+        Pack<T, V> o;
+        if constexpr (paired) {
+#pragma unroll
+            for (int j = 0; j < V; j += 2) {
+                A a = Arith<T>::in(c.v[j]), b = Arith<T>::in(c.v[j + 1]);
+                m::scale2(a, b, inv);
+                o.v[j] = Arith<T>::out(a), o.v[j + 1] = Arith<T>::out(b);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(Arith<T>::in(c.v[j]) * inv);
+        }
+        return o;
+    }
+
     /* mx and sum of the row, folded over the block (every thread has them). */
     CRK_DEV void stats() {
+        A mx1 = Lim<A>::lowest();
         if (held) { /* block-uniform */
 #pragma unroll
             for (int k = 0; k < Held; ++k) {
                 const unsigned q = r.tid + k * r.threads;
                 if (q < r.chunks) {
                     p[k] = r.load(r.x, q);
-#pragma unroll
-                    for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(p[k].v[j]));
+                    max_chunk(p[k], mx, mx1);
                 }
             }
+            if constexpr (paired) mx = m::maxg(mx, mx1);
             mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
 #pragma unroll
             for (int k = 0; k < Held; ++k)
-                if (r.tid + k * r.threads < r.chunks)
-#pragma unroll
-                    for (int j = 0; j < V; ++j) {
-                        const A x = m::exp(Arith<T>::in(p[k].v[j]) - mx);
-                        p[k].v[j] = Arith<T>::out(x);
-                        sum += widen(x);
-                    }
+                if (r.tid + k * r.threads < r.chunks) exp_chunk(p[k], sum);
         } else {
-            r.template each_chunk<R::unroll>([&](unsigned q) {
-                const Pack<T, V> v = r.load(r.x, q);
-#pragma unroll
-                for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(v.v[j]));
-            });
+            r.template each_chunk<R::unroll>([&](unsigned q) { max_chunk(r.load(r.x, q), mx, mx1); });
+            if constexpr (paired) mx = m::maxg(mx, mx1);
             mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
             r.template each_chunk<R::exp_unroll>([&](unsigned q) {
-                const Pack<T, V> v = r.load(r.x, q);
-#pragma unroll
-                for (int j = 0; j < V; ++j) sum += widen(m::exp(Arith<T>::in(v.v[j]) - mx));
+                Pack<T, V> v = r.load(r.x, q);
+                exp_chunk(v, sum);
             });
         }
         sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum);
@@ -208,22 +248,15 @@ template <class T, int V, int Held> struct SoftmaxRow {
 #pragma unroll
             for (int k = 0; k < Held; ++k) {
                 const unsigned q = r.tid + k * r.threads;
-                if (q < r.chunks) {
-                    Pack<T, V> o;
-#pragma unroll
-                    for (int j = 0; j < V; ++j)
-                        o.v[j] = Arith<T>::out(Arith<T>::in(p[k].v[j]) * inv);
-                    r.store(q, o);
-                }
+                if (q < r.chunks) r.store(q, scale_chunk(p[k], inv));
             }
             return;
         }
         r.template each_chunk<R::exp_unroll>([&](unsigned q) {
-            const Pack<T, V> v = r.load(r.x, q);
-            Pack<T, V> o;
-#pragma unroll
-            for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(m::exp(Arith<T>::in(v.v[j]) - mx) * inv);
-            r.store(q, o);
+            Pack<T, V> v = r.load(r.x, q);
+            C unused = 0;
+            exp_chunk(v, unused);
+            r.store(q, scale_chunk(v, inv));
         });
     }
 };

@@ -195,9 +195,12 @@ done:
 }
 
 /* copy2d_u8 of d1 x d2 > 2^32 elements into rows padded by 3 bytes: row
- * offsets pass 2^32 (upstream's u32 i1*dst_s wraps). Every byte checked. */
-static int copy2d_huge(crk_ctx *ctx, rng_t *r, size_t d1, size_t d2) {
-    const char *kernel = "copy2d_u8";
+ * offsets pass 2^32 (upstream's u32 i1*dst_s wraps). Every byte checked.
+ * Through crk_copy2d, or in Candle's launch (a thread an element: a grid
+ * past 2^32 threads, the kernel's 64-bit index, kernels/elementwise.h
+ * one_per_thread). */
+static int copy2d_huge(crk_ctx *ctx, rng_t *r, size_t d1, size_t d2, int candle) {
+    const char *kernel = "copy2d_u8", *how = candle ? ", Candle's launch" : "";
     const size_t dst_s = d2 + 3, ns = d1 * d2, nd = (d1 - 1) * dst_s + d2 + GUARD;
     void *d[2] = {0};
     unsigned char *h[2] = {malloc(ns), malloc(nd)};
@@ -207,19 +210,28 @@ static int copy2d_huge(crk_ctx *ctx, rng_t *r, size_t d1, size_t d2) {
     rc = 1;
     fill_bytes(h[0], ns, r);
     if (crk_memcpy_htod(ctx, d[0], h[0], ns) || crk_memset(ctx, d[1], 0xA5, nd)) goto done;
-    crk_status st = crk_copy2d(ctx, NULL, kernel, d[0], d[1], d1, d2, d2, dst_s, 0, 0);
+    crk_status st;
+    if (candle) { /* Candle's copy2d(src, dst, d1, d2, src_s, dst_s) in for_num_elems(d1 * d2) */
+        const uint32_t u[4] = {(uint32_t)d1, (uint32_t)d2, (uint32_t)d2, (uint32_t)dst_s};
+        void *args[6] = {&d[0], &d[1], (void *)&u[0], (void *)&u[1], (void *)&u[2], (void *)&u[3]};
+        const size_t sizes[6] = {8, 8, 4, 4, 4, 4};
+        const unsigned grid[3] = {(unsigned)((ns + 1023) / 1024), 1, 1}, block[3] = {1024, 1, 1};
+        st = crk_launch(ctx, NULL, kernel, grid, block, 0, args, sizes, 6);
+    } else {
+        st = crk_copy2d(ctx, NULL, kernel, d[0], d[1], d1, d2, d2, dst_s, 0, 0);
+    }
     if (st == CRK_OK) st = crk_synchronize(ctx);
     if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, h[1], d[1], nd);
-    if (st != CRK_OK) { printf("FAIL %s [huge]: %s\n", kernel, crk_last_error()); goto done; }
+    if (st != CRK_OK) { printf("FAIL %s [huge%s]: %s\n", kernel, how, crk_last_error()); goto done; }
     rc = 0;
     for (size_t row = 0; row < d1 && !rc; row++) {
-        if (memcmp(h[1] + row * dst_s, h[0] + row * d2, d2)) printf("FAIL %s [huge] row %zu\n", kernel, row), rc = 1;
+        if (memcmp(h[1] + row * dst_s, h[0] + row * d2, d2)) printf("FAIL %s [huge%s] row %zu\n", kernel, how, row), rc = 1;
         for (size_t g = row * dst_s + d2; g < (row + 1) * dst_s && row + 1 < d1 && !rc; g++)
-            if (h[1][g] != 0xA5) printf("FAIL %s [huge]: wrote into the gap after row %zu\n", kernel, row), rc = 1;
+            if (h[1][g] != 0xA5) printf("FAIL %s [huge%s]: wrote into the gap after row %zu\n", kernel, how, row), rc = 1;
     }
     for (size_t g = nd - GUARD; g < nd && !rc; g++)
-        if (h[1][g] != 0xA5) printf("FAIL %s [huge]: wrote past the end\n", kernel), rc = 1;
-    if (!rc) printf("ok   %s [huge: %zu x %zu, padded rows, all checked]\n", kernel, d1, d2);
+        if (h[1][g] != 0xA5) printf("FAIL %s [huge%s]: wrote past the end\n", kernel, how), rc = 1;
+    if (!rc) printf("ok   %s [huge: %zu x %zu, padded rows, all checked%s]\n", kernel, d1, d2, how);
 done:
     for (int i = 0; i < 2; i++) crk_free(ctx, d[i]), free(h[i]);
     return rc;
@@ -375,7 +387,9 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
     }
     if (WANTED("fast_sum_u8")) rc = reduce_huge(ctx, rng), record(res, "fast_sum_u8", rc), failed += rc == 1;
     if (WANTED("rope_bf16")) rc = rope_huge(ctx, rng), record(res, "rope_bf16", rc), failed += rc == 1;
-    if (WANTED("copy2d_u8")) rc = copy2d_huge(ctx, rng, 65537, 65540), record(res, "copy2d_u8", rc), failed += rc == 1;
+    if (WANTED("copy2d_u8"))
+        for (int candle = 0; candle < 2; candle++)
+            rc = copy2d_huge(ctx, rng, 65537, 65540, candle), record(res, "copy2d_u8", rc), failed += rc == 1;
 #undef WANTED
     return failed;
 }
