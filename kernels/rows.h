@@ -176,16 +176,22 @@ template <class T, int V, int Held> struct SoftmaxRow {
             for (int j = 0; j < V; ++j) mx = m::maxg(mx, Arith<T>::in(c.v[j]));
         }
     }
+    /* o's columns j, j + 1 = g(a, b) on c's, pair by pair (paired only) */
+    template <class G> static CRK_DEV void each_pair(const Pack<T, V> &c, Pack<T, V> &o, G g) {
+#pragma unroll
+        for (int j = 0; j < V; j += 2) {
+            A a = Arith<T>::in(c.v[j]), b = Arith<T>::in(c.v[j + 1]);
+            g(a, b);
+            o.v[j] = Arith<T>::out(a), o.v[j + 1] = Arith<T>::out(b);
+        }
+    }
     /* c = exp(c - mx), each added to s in column order */
     CRK_DEV void exp_chunk(Pack<T, V> &c, C &s) const {
         if constexpr (paired) {
-#pragma unroll
-            for (int j = 0; j < V; j += 2) {
-                A a = Arith<T>::in(c.v[j]), b = Arith<T>::in(c.v[j + 1]);
+            each_pair(c, c, [&](A &a, A &b) {
                 m::exp_diff2(a, b, mx);
-                c.v[j] = Arith<T>::out(a), c.v[j + 1] = Arith<T>::out(b);
                 s += widen(a), s += widen(b);
-            }
+            });
         } else {
 #pragma unroll
             for (int j = 0; j < V; ++j) {
@@ -199,12 +205,7 @@ template <class T, int V, int Held> struct SoftmaxRow {
     static CRK_DEV Pack<T, V> scale_chunk(const Pack<T, V> &c, A inv) {
         Pack<T, V> o;
         if constexpr (paired) {
-#pragma unroll
-            for (int j = 0; j < V; j += 2) {
-                A a = Arith<T>::in(c.v[j]), b = Arith<T>::in(c.v[j + 1]);
-                m::scale2(a, b, inv);
-                o.v[j] = Arith<T>::out(a), o.v[j + 1] = Arith<T>::out(b);
-            }
+            each_pair(c, o, [&](A &a, A &b) { m::scale2(a, b, inv); });
         } else {
 #pragma unroll
             for (int j = 0; j < V; ++j) o.v[j] = Arith<T>::out(Arith<T>::in(c.v[j]) * inv);
