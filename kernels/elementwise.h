@@ -51,7 +51,7 @@ CRK_DEV size_t global_stride() { return (size_t)blockDim.x * gridDim.x; }
  * launch a thread lives a few dozen instructions, and a few more or other
  * ones show (H200: const_set_f32 0.99x Candle's kernel with its contiguous
  * path alone, 0.92x with a four-instruction test before it). Taken where it
- * measured faster: const_set 0.83 -> 0.89x, copy2d 0.87 -> 0.94x; in
+ * measured faster: const_set 0.83 -> 0.86x, copy2d 0.87 -> 0.94x; in
  * zip_contiguous and map_strided it moved copy, casts and affine 0.97 ->
  * 0.94x contiguous, 0.93 -> 0.98x broadcast, and libcrk's badd broadcast
  * 1986 -> 1562 GB/s (docs/runs/2026-11-28d-h200-candle-shape-experiments.txt). */

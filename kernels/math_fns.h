@@ -44,10 +44,11 @@ CRK_MATH1(sqrt, sqrtf, ::sqrt)
  * (h2exp is hexp lane for lane: cuda_bf16.hpp, cuda_fp16.hpp), for kernels
  * that are issue-bound on 16-bit columns (softmax: bf16 4096x4096 +1.8% on
  * the H200, docs/runs/2026-11-28d-h200-candle-shape-experiments.txt).
- * Paired<A> says whether the target has them; where it does not, kernels
- * keep one value a step (and never name the pair functions). */
+ * Paired<A> says whether the target has them; kernels branch on it, so
+ * that other targets keep their one-value code. */
 template <class A> struct Paired { static constexpr bool value = false; };
-/* One value a step (what the paired forms equal lane for lane). */
+/* The one-value forms (what the paired ones equal lane for lane), so that
+ * the names exist on every target. */
 template <class A> CRK_DEV void maxg2(A &m0, A &m1, A a, A b) { m0 = maxg(m0, a), m1 = maxg(m1, b); }
 template <class A> CRK_DEV void exp_diff2(A &a, A &b, A m) { a = exp(a - m), b = exp(b - m); }
 template <class A> CRK_DEV void scale2(A &a, A &b, A s) { a = a * s, b = b * s; }
