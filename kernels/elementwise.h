@@ -294,12 +294,22 @@ CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, G 
     }
 }
 
+/* Whether f also takes two elements at once, f.pair(x0, x1, y0, y1)
+ * (unary.h: 16-bit ops on NVIDIA's paired instructions). */
+template <class F> struct PairApply { static constexpr bool value = false; };
+
 /* One vector step of zip_contiguous: out[k] = f(in0[k], in1[k], ...). */
 template <int N, class D, class F, class... S>
 CRK_DEV void zip_packs(D *out, F f, const Pack<S, N> &...p) {
     Pack<D, N> r;
+    if constexpr (PairApply<F>::value && N % 2 == 0) {
+        const auto &x = (p, ...); /* one input */
 #pragma unroll
-    for (int k = 0; k < N; ++k) r.v[k] = f(p.v[k]...);
+        for (int k = 0; k < N; k += 2) f.pair(x.v[k], x.v[k + 1], r.v[k], r.v[k + 1]);
+    } else {
+#pragma unroll
+        for (int k = 0; k < N; ++k) r.v[k] = f(p.v[k]...);
+    }
     store_pack<D, N>(out, r);
 }
 

@@ -69,6 +69,23 @@ template <class S> CRK_DEV void maxg2(H<S> &m0, H<S> &m1, H<S> a, H<S> b) { unpa
 template <class S> CRK_DEV void exp_diff2(H<S> &a, H<S> &b, H<S> m) { unpair(h2exp(__hsub2_rn(pair(a, b), pair(m, m))), a, b); }
 /* a = a * s, b = b * s */
 template <class S> CRK_DEV void scale2(H<S> &a, H<S> &b, H<S> s) { unpair(__hmul2_rn(pair(a, b), pair(s, s)), a, b); }
+
+/* Two 16-bit values as one arithmetic operand, for ops written over A
+ * (unary.h): + - * as the paired instructions, libm a lane at a time in f32
+ * as H<S>'s, both lanes rounded by one paired convert (RNE, NaN canonical
+ * 0x7FFF as f32_to_f16/f32_to_bf16 give). The same values lane for lane. */
+template <class S> struct H2 { typename Native2<S>::P v; };
+template <class S> CRK_DEV H2<S> operator+(H2<S> a, H2<S> b) { return {__hadd2_rn(a.v, b.v)}; }
+template <class S> CRK_DEV H2<S> operator-(H2<S> a, H2<S> b) { return {__hsub2_rn(a.v, b.v)}; }
+template <class S> CRK_DEV H2<S> operator*(H2<S> a, H2<S> b) { return {__hmul2_rn(a.v, b.v)}; }
+template <> CRK_DEV H2<f16> cst<H2<f16>>(double v) { return {pair(cst<H<f16>>(v), cst<H<f16>>(v))}; }
+template <> CRK_DEV H2<bf16> cst<H2<bf16>>(double v) { return {pair(cst<H<bf16>>(v), cst<H<bf16>>(v))}; }
+template <class S> CRK_DEV H2<S> pack2_of(float a, float b);
+template <> CRK_DEV H2<f16> pack2_of<f16>(float a, float b) { return {__floats2half2_rn(a, b)}; }
+template <> CRK_DEV H2<bf16> pack2_of<bf16>(float a, float b) { return {__floats2bfloat162_rn(a, b)}; }
+template <class S> CRK_DEV H2<S> tanh(H2<S> x) {
+    return pack2_of<S>(tanhf(Native<S>::to(x.v.x).f()), tanhf(Native<S>::to(x.v.y).f()));
+}
 #endif
 
 CRK_DEV float abs(float x) { return fabsf(x); }

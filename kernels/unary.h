@@ -57,7 +57,33 @@ template <class Op, class T> struct Apply {
         using R = Arith<T>;
         return R::out(Op{}(R::in(x), R::in(p)));
     }
+#if CRK_NV
+    /* y0, y1 = the op on x0, x1 (PairApply) */
+    CRK_DEV void pair(T x0, T x1, T &y0, T &y1) const {
+        using A = typename Arith<T>::A;
+        using S2 = m::H2<T>;
+        const A a = Arith<T>::in(x0), b = Arith<T>::in(x1), q = Arith<T>::in(p);
+        const S2 y = Op{}(S2{m::pair(a, b)}, S2{m::pair(q, q)});
+        A r0, r1;
+        m::unpair(y.v, r0, r1);
+        y0 = Arith<T>::out(r0), y1 = Arith<T>::out(r1);
+    }
+#endif
 };
+
+/* Ops run on two 16-bit values at once where the target pairs them
+ * (m::H2, NVIDIA): gelu, whose bf16 form is issue-bound at the H200's
+ * bandwidth: 3139 -> 3446 GB/s contiguous through libcrk (0.86 -> 0.947x
+ * torch; docs/runs/2026-11-28d-h200-candle-shape-experiments.txt §9). The
+ * same values lane for lane. zip_packs takes pairs when PairApply<F> says
+ * so; the one-element paths (Candle's launch) keep one value a step. */
+template <class Op> struct PairOp { static constexpr bool value = false; };
+template <> struct PairOp<OpGelu> { static constexpr bool value = true; };
+#if CRK_NV
+template <class Op, class S> struct PairApply<Apply<Op, S>> {
+    static constexpr bool value = PairOp<Op>::value && (sizeof(S) == 2) && m::Paired<typename Arith<S>::A>::value;
+};
+#endif
 
 /* ucopy is a plain copy for every dtype (fp8 too: a byte copy). */
 struct OpCopy {};
