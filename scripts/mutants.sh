@@ -93,9 +93,10 @@ spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], 
 # reduce: Candle's launch over a middle dim reads the column count one short (a column of each row left out)
 spawn colsmap 'fast_sum_f32' reduce reduce.h 's/\*B = numel \/ (E \* c), \*C = c;/*B = numel \/ (E * c), *C = c - 1;/' 'crk_fast_sum_cols_f32'
 # softmax: a thread's second held chunk is written with its first chunk's exps
-spawn held 'crk_softmax_vec_*' reduce rows.h 's/o.v\[j\] = Arith<T>::out(Arith<T>::in(p\[k\].v\[j\]) \* inv);/o.v[j] = Arith<T>::out(Arith<T>::in(p[0].v[j]) * inv);/'
-# softmax wide rows: the exps are not kept in place of the held inputs (the inputs are written, times 1/sum)
-spawn widep 'crk_softmax_wide_*' reduce rows.h 's/p\[k\].v\[j\] = Arith<T>::out(x);//'
+spawn held 'crk_softmax_vec_*' reduce rows.h 's/if (q < r.chunks) r.store(q, scale_chunk(p\[k\], inv));/if (q < r.chunks) r.store(q, scale_chunk(p[0], inv));/'
+# softmax wide rows: the exps are not kept in place of the held inputs (the inputs are written, times
+# 1/sum; the one-value exps, every dtype on AMD, f32/f64 on NVIDIA)
+spawn widep 'crk_softmax_wide_*' reduce rows.h 's/                c.v\[j\] = Arith<T>::out(x);//'
 # norms under Candle's launch: a thread's held columns are all written from its first one
 spawn normheld 'rmsnorm_*' reduce rows.h 's/            f(q, p\[k\]);/            f(q, p[fill ? k : 0]);/' 'crk_rmsnorm_*'
 # softmax split rows: a piece of -inf (m = -inf, s = NaN) is added as s·0 = NaN, not left out
