@@ -81,7 +81,7 @@ CRK_DEV void binary(size_t numel, size_t nd, const size_t *info, const T *lhs, c
         zip_contiguous<N>(numel, out, f, lhs, rhs);
         return;
     }
-    map_strided<N, 2>(numel, nd, info, out, [&](size_t, Offsets<2> o) { return f(lhs[o.o[0]], rhs[o.o[1]]); });
+    map_strided<N>(numel, nd, info, out, f, lhs, rhs);
 }
 
 } // namespace crk

@@ -7,11 +7,12 @@
  * Contiguous path: each thread moves VEC elements (16 bytes of the widest
  * operand) with wide loads and stores when every pointer is aligned for it, grid-stride over vectors;
  * the tail and misaligned views fall back to one element per step.
- * Strided path: each thread takes a run of VEC consecutive outputs, decodes
- * the first index (one division per dim, 32-bit when the tensor fits, which
- * is several times cheaper than 64-bit), steps the last dim's strides for the
- * rest, and stores the run at once; a transposed input is walked in
- * column order (map_columns). */
+ * Strided path (map_strided): each thread takes runs of VEC consecutive
+ * outputs of one row of the last dim, decodes a run's row (32-bit
+ * divisions below 2^32 elements, several times cheaper than 64-bit),
+ * loads each operand's run whole where its last-dim stride is 0 or 1, and
+ * stores the run at once; a transposed input is walked in column order
+ * (map_columns); past 2^32 elements the row walk counts in 64 bits. */
 #ifndef CRK_ELEMENTWISE_H
 #define CRK_ELEMENTWISE_H
 #include "numeric.h"
@@ -147,153 +148,6 @@ template <class T, int N> CRK_DEV bool aligned_for(const T *p) {
     return ((uintptr_t)p & (a - 1)) == 0;
 }
 
-/* Row-major logical index -> element offsets of K operands sharing dims. */
-template <int K> struct Offsets { size_t o[K]; };
-
-/* Rolled: the dims loop kept rolled (the reductions: unrolled, its
- * registers spilled fast_<op> at 32 registers a thread, nvcc). The body is
- * a macro: as a lambda or an inline function it spilled 740 bytes there. */
-template <int K, class Idx, bool Rolled = false>
-CRK_DEV Offsets<K> strided_offsets(Idx idx, size_t nd, const size_t *dims, const size_t *strides) {
-    Offsets<K> r;
-#pragma unroll
-    for (int k = 0; k < K; ++k) r.o[k] = 0;
-#define CRK_DECODE_DIM                                                                                                 \
-    {                                                                                                                  \
-        const Idx n = (Idx)dims[d], q = idx / n, rem = idx - q * n;                                                    \
-        for (int k = 0; k < K; ++k) r.o[k] += (size_t)rem * strides[k * nd + d];                                       \
-        idx = q;                                                                                                       \
-    }
-    if (Rolled) {
-#pragma unroll 1
-        for (size_t d = nd; d-- > 0;) CRK_DECODE_DIM
-    } else if (nd > 0) { /* dim 0 takes what is left (idx < numel): a division less */
-        for (size_t d = nd; --d > 0;) CRK_DECODE_DIM
-        for (int k = 0; k < K; ++k) r.o[k] += (size_t)idx * strides[k * nd];
-    }
-#undef CRK_DECODE_DIM
-    return r;
-}
-
-/* Offsets of element i, with 32-bit divisions when the tensor fits. */
-template <int K> CRK_DEV Offsets<K> offsets_of(size_t numel, size_t i, size_t nd, const size_t *info) {
-    return numel > 0xFFFFFFFFull ? strided_offsets<K, size_t>(i, nd, info, info + nd)
-                                 : strided_offsets<K, uint32_t>((uint32_t)i, nd, info, info + nd);
-}
-
-/* Launch shapes. libcrk's grids hold one thread per N-element run, and
- * each thread moves its run with wide accesses. Candle's for_num_elems
- * launches a thread per element: there, a thread per run would leave
- * (N-1)/N of the blocks empty, and an empty 1024-thread block costs about
- * as much SM time as a working one, so every family takes one element per
- * thread whenever the grid has a thread for each (global_stride() >= n). */
-
-/* Walks runs of N consecutive logical indices of a strided view: one
- * decode (divisions) per run, then a step of the last dim's strides per
- * element, re-decoding only when the last dim wraps. */
-template <int K> struct Cursor {
-    size_t numel, nd;
-    const size_t *dims, *strides;
-    size_t last, step[K], r;
-    bool wide;
-    Offsets<K> o;
-    CRK_DEV Cursor(size_t numel_, size_t nd_, const size_t *info)
-        : numel(numel_), nd(nd_), dims(info), strides(info + nd_) {
-        last = dims[nd - 1];
-        wide = numel > 0xFFFFFFFFull;
-#pragma unroll
-        for (int k = 0; k < K; ++k) step[k] = strides[k * nd + nd - 1];
-    }
-    CRK_DEV void seek(size_t i) {
-        o = offsets_of<K>(numel, i, nd, dims);
-        r = wide ? i % last : (uint32_t)i % (uint32_t)last;
-    }
-    CRK_DEV void next(size_t i) { /* i: the index just visited */
-        if (++r == last) {
-            seek(i + 1);
-            return;
-        }
-#pragma unroll
-        for (int k = 0; k < K; ++k) o.o[k] += step[k];
-    }
-};
-
-/* out[i0 .. i0+N) = g over a run that does not wrap the last dim, stored
- * at once; the cursor steps along the last dim. */
-template <int N, int K, class D, class G> CRK_DEV void store_run(D *out, size_t i0, Cursor<K> &c, G &g) {
-    Pack<D, N> res;
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-        res.v[j] = g(i0 + j, c.o);
-#pragma unroll
-        for (int k = 0; k < K; ++k) c.o.o[k] += c.step[k];
-    }
-    store_pack<D, N>(out + i0, res);
-}
-
-/* A transposed input (last-dim stride above 1, stride 1 one dim up: the
- * copy of .t().contiguous()) read in runs along its rows costs a 32-byte
- * sector a value. Column order: lanes take the same N columns of kColRows
- * consecutive rows, so each of a run's loads is one coalesced row of the
- * input; the stores become N values a row, which L2 joins. H100, 16384^2
- * f32 transposed copy: 851 -> 1622 GB/s (28% -> 54% of copy). One input
- * only (binary and where with it spilled gfx9 SGPRs); 32-bit only (no
- * division subroutines). */
-constexpr uint32_t kColRows = 32;
-CRK_DEV bool transposed_input(size_t nd, const size_t *info) {
-    return nd >= 2 && info[2 * nd - 1] > 1 && info[2 * nd - 2] == 1;
-}
-template <int N, int K, class D, class G> CRK_DEV void map_columns(Cursor<K> &c, D *out, G g) {
-    const uint32_t last = (uint32_t)c.last, per_row = (last + N - 1) / N, rows = (uint32_t)c.numel / last;
-    const size_t nslots = (size_t)((rows + kColRows - 1) / kColRows) * per_row * kColRows;
-    for (size_t s = global_id(); s < nslots; s += global_stride()) {
-        const uint32_t u = (uint32_t)(s / kColRows), blk = u / per_row, row = blk * kColRows + s % kColRows;
-        if (row >= rows) continue;
-        const uint32_t col = (u - blk * per_row) * N;
-        const size_t i0 = (size_t)row * last + col;
-        c.seek(i0);
-        if (col + N <= last && aligned_for<D, N>(out + i0)) {
-            store_run<N>(out, i0, c, g);
-        } else {
-            for (uint32_t j = col; j < last && j < col + N; ++j) {
-                out[(size_t)row * last + j] = g((size_t)row * last + j, c.o);
-#pragma unroll
-                for (int k = 0; k < K; ++k) c.o.o[k] += c.step[k];
-            }
-        }
-    }
-}
-
-/* out[i] = g(i, offsets) over a strided launch, N elements per thread run,
- * stored with one wide store when the run is whole and aligned. */
-template <int N, int K, class D, class G>
-CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, G g) {
-    if (global_stride() >= numel) { /* a thread per element ("Launch shapes" above) */
-        const size_t i = global_id();
-        if (i < numel) out[i] = g(i, offsets_of<K>(numel, i, nd, info));
-        return;
-    }
-    Cursor<K> c(numel, nd, info);
-    if (K == 1 && N > 1 && !c.wide && transposed_input(nd, info)) {
-        map_columns<N, K>(c, out, g);
-        return;
-    }
-    const size_t nruns = (numel + N - 1) / N;
-    const bool aligned = aligned_for<D, N>(out);
-    for (size_t run = global_id(); run < nruns; run += global_stride()) {
-        const size_t i0 = run * N;
-        c.seek(i0);
-        if (aligned && i0 + N <= numel && c.r + N <= c.last) { /* no wrap: step only */
-            store_run<N>(out, i0, c, g);
-        } else {
-            for (size_t i = i0; i < i0 + N && i < numel; ++i) {
-                out[i] = g(i, c.o);
-                c.next(i);
-            }
-        }
-    }
-}
-
 /* Whether f also takes two elements at once, f.pair(x0, x1, y0, y1)
  * (unary.h: 16-bit ops on NVIDIA's paired instructions). */
 template <class F> struct PairApply { static constexpr bool value = false; };
@@ -311,6 +165,208 @@ CRK_DEV void zip_packs(D *out, F f, const Pack<S, N> &...p) {
         for (int k = 0; k < N; ++k) r.v[k] = f(p.v[k]...);
     }
     store_pack<D, N>(out, r);
+}
+
+/* Row-major logical index -> element offsets of K operands sharing dims. */
+template <int K> struct Offsets { size_t o[K]; };
+
+/* Rolled: the dims loop kept rolled (the reductions: unrolled, its
+ * registers spilled fast_<op> at 32 registers a thread, nvcc). The body is
+ * a macro: as a lambda or an inline function it spilled 740 bytes there. */
+template <int K, class Idx, bool Rolled = false>
+CRK_DEV Offsets<K> strided_offsets(Idx idx, size_t nd, const size_t *dims, const size_t *strides, size_t pitch) {
+    Offsets<K> r;
+#pragma unroll
+    for (int k = 0; k < K; ++k) r.o[k] = 0;
+#define CRK_DECODE_DIM                                                                                                 \
+    {                                                                                                                  \
+        const Idx n = (Idx)dims[d], q = idx / n, rem = idx - q * n;                                                    \
+        for (int k = 0; k < K; ++k) r.o[k] += (size_t)rem * strides[k * pitch + d];                                    \
+        idx = q;                                                                                                       \
+    }
+    if (Rolled) {
+#pragma unroll 1
+        for (size_t d = nd; d-- > 0;) CRK_DECODE_DIM
+    } else if (nd > 0) { /* dim 0 takes what is left (idx < numel): a division less */
+        for (size_t d = nd; --d > 0;) CRK_DECODE_DIM
+        for (int k = 0; k < K; ++k) r.o[k] += (size_t)idx * strides[k * pitch];
+    }
+#undef CRK_DECODE_DIM
+    return r;
+}
+/* The K stride sets of nd dims each, after dims. */
+template <int K, class Idx, bool Rolled = false>
+CRK_DEV Offsets<K> strided_offsets(Idx idx, size_t nd, const size_t *dims, const size_t *strides) {
+    return strided_offsets<K, Idx, Rolled>(idx, nd, dims, strides, nd);
+}
+
+/* Offsets of element i, with 32-bit divisions when the tensor fits. */
+template <int K> CRK_DEV Offsets<K> offsets_of(size_t numel, size_t i, size_t nd, const size_t *info) {
+    return numel > 0xFFFFFFFFull ? strided_offsets<K, size_t>(i, nd, info, info + nd)
+                                 : strided_offsets<K, uint32_t>((uint32_t)i, nd, info, info + nd);
+}
+
+/* Launch shapes. libcrk's grids hold one thread per N-element run (at
+ * most 16 blocks an SM for strided launches whose operands all have a
+ * last-dim stride of 0 or 1: loader/launch.c, strided_blocks), and each
+ * thread moves its runs with wide accesses. Candle's for_num_elems
+ * launches a thread per element: there, a thread per run would leave
+ * (N-1)/N of the blocks empty, and an empty 1024-thread block costs about
+ * as much SM time as a working one, so every family takes one element per
+ * thread whenever the grid has a thread for each (global_stride() >= n). */
+
+/* Operand index lists: MakeSeq<K>::type is Seq<0, ..., K-1>. */
+template <int... I> struct Seq {};
+template <int K, int... I> struct MakeSeq { using type = typename MakeSeq<K - 1, K - 1, I...>::type; };
+template <int... I> struct MakeSeq<0, I...> { using type = Seq<I...>; };
+
+/* Whether f loads its operands itself from their addresses, f.at(p0, p1,
+ * ...), where one element at a time needs only some of them (where: the
+ * chosen one). */
+template <class F> struct LoadsAt { static constexpr bool value = false; };
+
+/* f of the operands' elements at offsets o. */
+template <class F, int... I, class... S>
+CRK_DEV auto apply_at(const F &f, const Offsets<sizeof...(S)> &o, Seq<I...>, const S *...in) {
+    if constexpr (LoadsAt<F>::value)
+        return f.at((in + o.o[I])...);
+    else
+        return f(in[o.o[I]]...);
+}
+
+/* N elements of an operand from p, stride apart: one load when the run
+ * is a broadcast (stride 0), one wide load when it is contiguous and
+ * aligned, else a load an element. */
+template <int N, class S> CRK_DEV Pack<S, N> load_run(const S *p, size_t stride) {
+    Pack<S, N> r;
+    if (stride == 0) {
+        const S v = *p;
+#pragma unroll
+        for (int j = 0; j < N; ++j) r.v[j] = v;
+    } else if (stride == 1 && aligned_for<S, N>(p)) {
+        r = load_pack<S, N>(p);
+    } else {
+#pragma unroll
+        for (int j = 0; j < N; ++j) r.v[j] = p[j * stride];
+    }
+    return r;
+}
+
+/* out[0 .. N) = f over N elements of each operand from offsets o, each
+ * operand stepping its last-dim stride; one wide store (out aligned). */
+template <int N, class D, class F, int... I, class... S>
+CRK_DEV void zip_run(D *out, const F &f, const Offsets<sizeof...(S)> &o, const size_t *step, Seq<I...>,
+                     const S *...in) {
+    zip_packs<N>(out, f, load_run<N>(in + o.o[I], step[I])...);
+}
+
+/* out[i] = f(...) for i in [i0, end), one element at a time from offsets o. */
+template <class D, class F, int... I, class... S>
+CRK_DEV void zip_elems(D *out, size_t i0, size_t end, const F &f, Offsets<sizeof...(S)> o, const size_t *step,
+                       Seq<I...> is, const S *...in) {
+    for (size_t i = i0; i < end; ++i) {
+        out[i] = apply_at(f, o, is, in...);
+#pragma unroll
+        for (int k = 0; k < (int)sizeof...(S); ++k) o.o[k] += step[k];
+    }
+}
+
+/* Run (row, col) of a strided launch viewed as rows of its last dim
+ * (last elements each): N outputs from col on, or fewer at the row's end.
+ * Offsets: the row's, decoded over the leading dims (a division a dim,
+ * none for a matrix), plus col steps of each operand's last-dim stride;
+ * the operands' runs are loaded whole where that stride is 0 or 1
+ * (load_run). A run never crosses a row: no wrap to test an element. */
+template <class Idx, int N, class D, class F, class... S>
+CRK_DEV void row_run(Idx row, Idx col, Idx last, size_t nd, const size_t *info, const size_t *step, D *out,
+                     const F &f, const S *...in) {
+    constexpr int K = sizeof...(S);
+    using Is = typename MakeSeq<K>::type;
+    Offsets<K> o = strided_offsets<K, Idx>(row, nd - 1, info, info + nd, nd);
+#pragma unroll
+    for (int k = 0; k < K; ++k) o.o[k] += (size_t)col * step[k];
+    const Idx i0 = row * last + col;
+    if constexpr (!LoadsAt<F>::value) { /* where loads an element at a time (a run of three wide loads spilled gfx9 SGPRs) */
+        bool whole = col + N <= last && aligned_for<D, N>(out + i0);
+        if (whole) {
+            zip_run<N>(out + i0, f, o, step, Is{}, in...);
+            return;
+        }
+    }
+    zip_elems(out, i0, row * last + (col + N < last ? col + N : last), f, o, step, Is{}, in...);
+}
+
+/* The walk over rows: a thread takes runs of N elements of one row, its
+ * run index split into (row, col) with one division. Idx: uint32_t below
+ * 2^32 elements (32-bit divisions, several times cheaper), else size_t.
+ * H200, f32 [1,C] broadcast to 16384^2 (libcrk's capped grid): copy 1650
+ * -> 4075 GB/s, badd 2008 -> 3438, against a 64-bit cursor carried through
+ * the wraps of the last dim, whose state spilled at 32 registers
+ * (docs/runs/2026-11-28e-h200-rows-path.txt). */
+template <class Idx, int N, class D, class F, class... S>
+CRK_DEV void map_rows(Idx numel, size_t nd, const size_t *info, const size_t *step, D *out, const F &f,
+                      const S *...in) {
+    const Idx last = (Idx)info[nd - 1], per_row = (last + N - 1) / N;
+    const size_t nruns = (size_t)(numel / last) * per_row;
+    for (size_t run = global_id(); run < nruns; run += global_stride()) {
+        const Idx row = (Idx)run / per_row, col = ((Idx)run - row * per_row) * N;
+        row_run<Idx, N>(row, col, last, nd, info, step, out, f, in...);
+    }
+}
+
+/* A transposed input (last-dim stride above 1, stride 1 one dim up: the
+ * copy of .t().contiguous()) read in runs along its rows costs a 32-byte
+ * sector a value. Column order: lanes take the same N columns of kColRows
+ * consecutive rows, so each of a run's loads is one coalesced row of the
+ * input; the stores become N values a row, which L2 joins. H100, 16384^2
+ * f32 transposed copy: 851 -> 1622 GB/s (28% -> 54% of copy). One input
+ * only (binary and where with it spilled gfx9 SGPRs); 32-bit only (no
+ * division subroutines). */
+constexpr uint32_t kColRows = 32;
+CRK_DEV bool transposed_input(size_t nd, const size_t *info) {
+    return nd >= 2 && info[2 * nd - 1] > 1 && info[2 * nd - 2] == 1;
+}
+template <int N, class D, class F, class S>
+CRK_DEV void map_columns(uint32_t numel, size_t nd, const size_t *info, const size_t *step, D *out, const F &f,
+                         const S *in) {
+    const uint32_t last = (uint32_t)info[nd - 1], per_row = (last + N - 1) / N, rows = numel / last;
+    const size_t nslots = (size_t)((rows + kColRows - 1) / kColRows) * per_row * kColRows;
+    for (size_t s = global_id(); s < nslots; s += global_stride()) {
+        const uint32_t u = (uint32_t)(s / kColRows), blk = u / per_row, row = blk * kColRows + s % kColRows;
+        if (row < rows) row_run<uint32_t, N>(row, (u - blk * per_row) * N, last, nd, info, step, out, f, in);
+    }
+}
+
+/* out[i] = f(in0[o0], in1[o1], ...) over a strided launch (o: the
+ * operands' offsets of element i), N elements per thread run, stored with
+ * one wide store when the run is whole and aligned. */
+template <int N, class D, class F, class... S>
+CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, F f, const S *...in) {
+    constexpr int K = sizeof...(S);
+    if (global_stride() >= numel) { /* a thread per element ("Launch shapes" above) */
+        const size_t i = global_id();
+        if (i < numel) out[i] = apply_at(f, offsets_of<K>(numel, i, nd, info), typename MakeSeq<K>::type{}, in...);
+        return;
+    }
+    if constexpr (N == 1) { /* long libm calls (f64 erf): a decode an element, the least state (the walk spilled gfx9 SGPRs) */
+        for (size_t i = global_id(); i < numel; i += global_stride())
+            out[i] = apply_at(f, offsets_of<K>(numel, i, nd, info), typename MakeSeq<K>::type{}, in...);
+        return;
+    }
+    size_t step[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) step[k] = info[(k + 2) * nd - 1];
+    if (numel > 0xFFFFFFFFull) {
+        map_rows<size_t, N>(numel, nd, info, step, out, f, in...);
+        return;
+    }
+    if constexpr (K == 1 && N > 1) {
+        if (transposed_input(nd, info)) {
+            map_columns<N>((uint32_t)numel, nd, info, step, out, f, in...);
+            return;
+        }
+    }
+    map_rows<uint32_t, N>((uint32_t)numel, nd, info, step, out, f, in...);
 }
 
 /* out[i] = f(in0[i], in1[i], ...) over contiguous operands, N elements per
@@ -343,7 +399,7 @@ CRK_DEV void run_map(size_t numel, size_t nd, const size_t *info, const S *inp, 
     if (!inp || all_contiguous<1>(nd, info))
         zip_contiguous<N>(numel, out, f, inp ? inp : (const S *)out);
     else
-        map_strided<N, 1>(numel, nd, info, out, [&](size_t, Offsets<1> o) { return f(inp[o.o[0]]); });
+        map_strided<N>(numel, nd, info, out, f, inp);
 }
 
 } // namespace crk

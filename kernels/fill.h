@@ -8,6 +8,36 @@
 
 namespace crk {
 
+/* const_set's walk of a strided view: runs of N consecutive logical
+ * indices, one decode (divisions) a run, then a step of the last dim's
+ * strides an element, re-decoding only when the last dim wraps. */
+template <int K> struct Cursor {
+    size_t numel, nd;
+    const size_t *dims, *strides;
+    size_t last, step[K], r;
+    bool wide;
+    Offsets<K> o;
+    CRK_DEV Cursor(size_t numel_, size_t nd_, const size_t *info)
+        : numel(numel_), nd(nd_), dims(info), strides(info + nd_) {
+        last = dims[nd - 1];
+        wide = numel > 0xFFFFFFFFull;
+#pragma unroll
+        for (int k = 0; k < K; ++k) step[k] = strides[k * nd + nd - 1];
+    }
+    CRK_DEV void seek(size_t i) {
+        o = offsets_of<K>(numel, i, nd, dims);
+        r = wide ? i % last : (uint32_t)i % (uint32_t)last;
+    }
+    CRK_DEV void next(size_t i) { /* i: the index just visited */
+        if (++r == last) {
+            seek(i + 1);
+            return;
+        }
+#pragma unroll
+        for (int k = 0; k < K; ++k) o.o[k] += step[k];
+    }
+};
+
 /* fill_<dt>(T *buf, T value, size_t numel): never called by Candle. */
 template <class T> CRK_DEV void fill(T *buf, T value, size_t numel) {
     zip_contiguous<16 / sizeof(T)>(numel, buf, [=]() { return value; });

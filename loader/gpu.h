@@ -14,6 +14,7 @@ struct crk_gpu {
     int supports_generic;       /* runtime loads generic AMDGPU targets          */
     void *lib, *ctx;            /* dlopen handle; CUDA primary context           */
     int device;
+    int sm_count;               /* multiprocessors (NVIDIA), compute units (AMD); 0: not known */
     void *fn[32];               /* resolved entry points, see gpu_*.c            */
     /* Calls; every one returns 0 or the runtime's error code. */
     int (*make_current)(crk_gpu *g);

@@ -89,6 +89,7 @@ int crk_gpu_open_cuda(crk_gpu *g, int device, char *target, size_t tlen, char *n
     F(g, ATTR, int (*)(int *, int, int))(&major, 75 /* COMPUTE_CAPABILITY_MAJOR */, dev);
     F(g, ATTR, int (*)(int *, int, int))(&minor, 76 /* COMPUTE_CAPABILITY_MINOR */, dev);
     snprintf(target, tlen, "sm_%d%d", major, minor);
+    if (F(g, ATTR, int (*)(int *, int, int))(&g->sm_count, 16 /* MULTIPROCESSOR_COUNT */, dev)) g->sm_count = 0;
     F(g, NAME, int (*)(char *, int, int))(name, (int)nlen, dev);
     if ((e = F(g, CTXRETAIN, int (*)(void **, int))(&g->ctx, dev))) {
         snprintf(why, wlen, "cuDevicePrimaryCtxRetain: %s", err_str(g, e));

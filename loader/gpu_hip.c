@@ -7,13 +7,13 @@
 #include <string.h>
 
 enum { INIT, COUNT, SETDEV, PROPS6, PROPS5, NAME, VERSION, MLOAD, MUNLOAD, GETFN, LAUNCH, MALLOC,
-       FREE, MEMCPY, MEMCPYASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY, ERRSTR, NFN };
+       FREE, MEMCPY, MEMCPYASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY, ERRSTR, ATTR, NFN };
 static const char *const names[NFN] = {
     "hipInit", "hipGetDeviceCount", "hipSetDevice", "hipGetDevicePropertiesR0600",
     "hipGetDeviceProperties", "hipDeviceGetName", "hipRuntimeGetVersion", "hipModuleLoadData",
     "hipModuleUnload", "hipModuleGetFunction", "hipModuleLaunchKernel", "hipMalloc", "hipFree",
     "hipMemcpy", "hipMemcpyAsync", "hipMemset", "hipDeviceSynchronize", "hipEventCreateWithFlags",
-    "hipEventRecord", "hipEventSynchronize", "hipEventDestroy", "hipGetErrorString"};
+    "hipEventRecord", "hipEventSynchronize", "hipEventDestroy", "hipGetErrorString", "hipDeviceGetAttribute"};
 
 typedef int (*fn_i)(int);
 typedef int (*fn_pi)(void *, int);
@@ -91,7 +91,7 @@ int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *na
     if (!(g->lib = open_runtime(why, wlen))) return -1;
     for (int i = 0; i < NFN; i++) g->fn[i] = dlsym(g->lib, names[i]);
     for (int i = 0; i < NFN; i++)
-        if (!g->fn[i] && i != PROPS6 && i != PROPS5 && i != VERSION && i != ERRSTR) {
+        if (!g->fn[i] && i != PROPS6 && i != PROPS5 && i != VERSION && i != ERRSTR && i != ATTR) {
             snprintf(why, wlen, "HIP runtime lacks %s", names[i]);
             return gclose(g), -1;
         }
@@ -116,6 +116,8 @@ int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *na
     int ver = 0;
     if (g->fn[VERSION]) F(g, VERSION, int (*)(int *))(&ver);
     g->supports_generic = ver >= 60400000; /* generic targets (code object v6): ROCm 6.4+ */
+    /* hipDeviceAttributeMultiprocessorCount: 63 in HIP 5.2 and 6.4 alike */
+    if (!g->fn[ATTR] || F(g, ATTR, int (*)(int *, int, int))(&g->sm_count, 63, device)) g->sm_count = 0;
     CRK_GPU_BIND(g);
     return make_current(g) ? (snprintf(why, wlen, "hipSetDevice(%d) failed", device), gclose(g), -1) : 0;
 }

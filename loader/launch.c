@@ -134,7 +134,7 @@ crk_status crk_offset_ptr(const char *name, const char *what, const void *p, siz
  * strided ones decode its first index and step through the rest; a thread
  * per element would make the kernels take their one-element path, which
  * decodes every index); blocks of the registry's size. */
-static void grid_for(const crk_kernel_info *ki, size_t numel, unsigned grid[3]) {
+static void grid_for(const crk_kernel_info *ki, size_t numel, size_t max_blocks, unsigned grid[3]) {
     const size_t block = ki->block;
     size_t wide = 1;
     for (unsigned i = 0; i < ki->nparams; i++)
@@ -144,6 +144,7 @@ static void grid_for(const crk_kernel_info *ki, size_t numel, unsigned grid[3]) 
         }
     const size_t per_thread = 16 / wide;
     size_t blocks = ((numel + per_thread - 1) / per_thread + block - 1) / block;
+    if (max_blocks && blocks > max_blocks) blocks = max_blocks;
     if (blocks > 0x7FFFFFFFu) blocks = 0x7FFFFFFFu; /* grid-stride covers the rest */
     grid[0] = (unsigned)(blocks ? blocks : 1), grid[1] = grid[2] = 1;
 }
@@ -164,9 +165,14 @@ static int slot_drain(crk_ctx *ctx, unsigned slot) {
 
 crk_status crk_launch_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
                            size_t info_len, arg_pack *a, size_t work) {
+    return crk_launch_capped(ctx, s, ki, info, info_len, a, work, 0);
+}
+
+crk_status crk_launch_capped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
+                             size_t info_len, arg_pack *a, size_t work, size_t max_blocks) {
     unsigned grid[3];
     const unsigned block[3] = {ki->block, 1, 1};
-    grid_for(ki, work, grid);
+    grid_for(ki, work, max_blocks, grid);
     return crk_launch_shaped(ctx, s, ki, info, info_len, a, grid, block);
 }
 
@@ -214,6 +220,26 @@ int crk_operand_dtype(const crk_kernel_info *ki, int i) {
     return -1;
 }
 
+/* Blocks for a strided launch (info uploaded) of the element-wise kernels
+ * whose operands all have a last-dim stride of 0 or 1 (broadcast rows and
+ * columns, slices): a few waves' worth, each thread walking several runs
+ * of the kernels' row walk (kernels/elementwise.h, map_rows). A thread a
+ * run paid the walk's set-up (info loads, the path's tests) for every 16
+ * bytes: H200, f32 [1,C] broadcast to 16384^2, copy 1842 -> 3542 GB/s,
+ * badd 2527 -> 3613 at 16 blocks an SM. An operand read across its rows
+ * (a transposed view) wants every thread in flight instead (badd with a
+ * transposed lhs: 1564 GB/s uncapped, 830 capped), and contiguous
+ * launches (no info) measured as fast or faster uncapped
+ * (docs/runs/2026-11-28e-h200-rows-path.txt). 0: no cap, also when the
+ * runtime did not say how many SMs or CUs there are. */
+enum { kStridedBlocksPerSM = 16 };
+static size_t strided_blocks(const crk_ctx *ctx, size_t n, const crk_layout *merged, size_t info_len) {
+    if (!info_len || ctx->gpu.sm_count <= 0) return 0;
+    for (size_t k = 0; k < n; k++)
+        if (merged[k].strides[merged[k].rank - 1] > 1) return 0;
+    return (size_t)ctx->gpu.sm_count * kStridedBlocksPerSM;
+}
+
 /* Kernels of n input layouts sharing the first one's shape (unary, cast,
  * affine: 1; binary, cmp: 2; where: 3), writing a contiguous output. */
 typedef struct {
@@ -253,7 +279,7 @@ static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family 
                              &a.in[i])) != CRK_OK)
             return st;
     if ((st = crk_pack_args(ki, &a, scalars, nscalars, NULL)) != CRK_OK) return st;
-    return crk_launch_info(ctx, s, ki, info, info_len, &a, a.numel);
+    return crk_launch_capped(ctx, s, ki, info, info_len, &a, a.numel, strided_blocks(ctx, in.n, merged, info_len));
 }
 
 static crk_status map1(crk_ctx *ctx, crk_stream s, const char *name, crk_family family, const crk_layout *l,

@@ -42,6 +42,10 @@ int crk_operand_dtype(const crk_kernel_info *ki, int i);
  * (crk_launch_shaped). */
 crk_status crk_launch_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
                            size_t info_len, arg_pack *a, size_t work);
+/* crk_launch_info with at most max_blocks blocks (0: no cap); the kernel
+ * walks the rest grid-stride. */
+crk_status crk_launch_capped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
+                             size_t info_len, arg_pack *a, size_t work, size_t max_blocks);
 crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
                              size_t info_len, arg_pack *a, const unsigned grid[3], const unsigned block[3]);
 /* A thread an item: blocks of the registry's ki->block threads, as many

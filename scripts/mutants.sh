@@ -60,16 +60,18 @@ spawn() { # mutate in the background, at most jobs_max at once (MUTANT_ONLY: tha
 spawn tail 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs) out\[i\] = f(in\[i\]...);/(void)head;/'
 # affine: the tail loop writes one element past the end
 spawn overrun 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs)/for (size_t i = head + gid; i <= numel; i += gs)/'
-# column order: a row's last run is taken whole (writes past the row, and past the end)
-spawn colend 'affine_*' affine elementwise.h 's/        if (col + N <= last \&\& aligned_for<D, N>(out + i0)) {/        if (col < last \&\& aligned_for<D, N>(out + i0)) {/'
+# the row walk: a row's last run is taken whole (writes past the row, and past the end)
+spawn colend 'affine_*' affine elementwise.h 's/bool whole = col + N <= last \&\& aligned_for<D, N>(out + i0);/bool whole = col < last \&\& aligned_for<D, N>(out + i0);/'
 # unary: gelu's 0.044715 becomes 0.0447
 spawn gelu 'ugelu_f32' unary unary.h 's/m::cst<A>(0.044715)/m::cst<A>(0.0447)/'
-# ternary: strided where reads t and f through each other's strides
-spawn swap 'where_*' ternary ternary.h 's/return ids\[o.o\[0\]\] != 0 ? t\[o.o\[1\]\] : f\[o.o\[2\]\];/return ids[o.o[0]] != 0 ? t[o.o[2]] : f[o.o[1]];/'
+# ternary: strided where takes on_true and on_false for each other
+spawn swap 'where_*' ternary ternary.h 's/map_strided<N>(numel, nd, info, out, Select{}, ids, t, f);/map_strided<N>(numel, nd, info, out, Select{}, ids, f, t);/'
 # binary: integer x/0 gives 0 instead of all ones
 spawn divzero 'bdiv_*' binary binary.h 's/if (b == 0) return (I)~(I)0;/if (b == 0) return 0;/'
-# binary: a strided rhs is read at lhs's offsets
-spawn rhsstride 'badd_*' binary binary.h 's/return f(lhs\[o.o\[0\]\], rhs\[o.o\[1\]\]);/return f(lhs[o.o[0]], rhs[o.o[0]]);/'
+# binary: a strided rhs steps along its rows with lhs's last-dim stride
+spawn rhsstride 'badd_*' binary elementwise.h 's/step\[k\] = info\[(k + 2) \* nd - 1\];/step[k] = info[2 * nd - 1];/'
+# binary: a run broadcast along the row (stride 0) loads its neighbour's element
+spawn bcastrun 'badd_*' binary elementwise.h 's/const S v = \*p;/const S v = p[1];/'
 # cmp: ne is false on NaN (an ordered compare)
 spawn nenan 'ne_*' binary binary.h 's/m::cmpv(a) != m::cmpv(b)/m::cmpv(a) < m::cmpv(b) || m::cmpv(a) > m::cmpv(b)/'
 # binary: 16-bit maximum/minimum ignore NaN

@@ -136,6 +136,18 @@ HIP_EXPORT hipError_t hipGetDeviceProperties(hipDeviceProp_tR0000 *prop, int dev
     return hipGetDevicePropertiesR0000(prop, device);
 }
 
+/* The one attribute libcrk asks for: hipDeviceAttributeMultiprocessorCount. */
+HIP_EXPORT hipError_t hipDeviceGetAttribute(int *v, hipDeviceAttribute_t attr, int device)
+{
+    if (!v) return rt_hip_ret(hipErrorInvalidValue);
+    rt_hip_lock();
+    hipError_t e = rt_hip_ready();
+    if (!e && device != 0) e = hipErrorInvalidDevice;
+    if (!e && attr != hipDeviceAttributeMultiprocessorCount) e = hipErrorInvalidValue;
+    if (!e) *v = rt_hip.dev->cus;
+    return rt_hip_done(e);
+}
+
 HIP_EXPORT hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device)
 {
     if (!name || len <= 0) return rt_hip_ret(hipErrorInvalidValue);

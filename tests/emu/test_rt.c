@@ -576,6 +576,11 @@ START_TEST(hip_api)
     ck_assert_int_eq(p.maxThreadsPerBlock, 1024);
     ck_assert_uint_eq(p.sharedMemPerBlock, 65536);
     ck_assert_int_gt(p.multiProcessorCount, 0);
+    int cus = 0;
+    ck_assert_int_eq(hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, 0), hipSuccess);
+    ck_assert_int_eq(cus, p.multiProcessorCount);
+    ck_assert_int_eq(hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, 1), hipErrorInvalidDevice);
+    ck_assert_int_eq(hipDeviceGetAttribute(&cus, hipDeviceAttributeWarpSize, 0), hipErrorInvalidValue);
     ck_assert_int_eq(hipRuntimeGetVersion(&ver), hipSuccess);
     ck_assert_int_eq(ver, 60400000);
 
@@ -666,6 +671,7 @@ START_TEST(libcrk_hip_backend)
     ck_assert_msg(crk_gpu_open_hip(&g, 0, target, sizeof target, name, sizeof name, why, sizeof why) == 0, "%s", why);
     ck_assert_str_eq(target, "gfx942:sramecc+:xnack-");
     ck_assert_int_eq(g.supports_generic, 1);
+    ck_assert_int_eq(g.sm_count, 304); /* MI300X's CUs: libcrk's strided grids are sized by it */
     ck_assert_msg(strstr(name, "crk emulator"), "%s", name);
     size_t len;
     uint8_t *img = slurp(gfx942_unary, &len);

@@ -1,10 +1,11 @@
 /* huge.c — tensors of >= 2^28 elements, and beyond 2^32 for unary, cast,
  * where, binary and copy2d (upstream's 32-bit indices stop there; ours must
- * not), the reductions' strided decode past 2^32 (fast_sum_u8) and rope's
- * pairs past 2^32 (rope_bf16). Skipped
- * when the GPU lacks the memory. Elements are checked in full where the reference
- * is a table or a copy; uexp_f32 and the 2^32 transposed copy check a random
- * sample of 2^24 elements plus the first and last 2^20. */
+ * not); broadcast rows below 2^32 under libcrk's capped grid of many runs a
+ * thread (badd_u8); the reductions' strided decode past 2^32 (fast_sum_u8)
+ * and rope's pairs past 2^32 (rope_bf16). Skipped when the GPU lacks the
+ * memory. Elements are checked in full where the reference is a table or a
+ * copy; uexp_f32 and the 2^32 transposed copy check a random sample of 2^24
+ * elements plus the first and last 2^20. */
 #include "cases.h"
 #include "results.h"
 #include "values.h"
@@ -383,6 +384,13 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
         rc = binary_add(ctx, rng, 4099, 1048577, 0); /* 2^32 + 5.2M elements */
         record(res, "badd_u8", rc), failed += rc == 1;
         rc = binary_add(ctx, rng, 65537, 65539, 1);
+        record(res, "badd_u8", rc), failed += rc == 1;
+        /* below 2^32, broadcast rhs: the row walk (map_rows) under libcrk's
+         * capped grid, many runs a thread; rows of whole 16-byte runs, then
+         * odd rows (misaligned runs, one-element tails) */
+        rc = binary_add(ctx, rng, 16384, 16400, 1);
+        record(res, "badd_u8", rc), failed += rc == 1;
+        rc = binary_add(ctx, rng, 16383, 16385, 1);
         record(res, "badd_u8", rc), failed += rc == 1;
     }
     if (WANTED("fast_sum_u8")) rc = reduce_huge(ctx, rng), record(res, "fast_sum_u8", rc), failed += rc == 1;

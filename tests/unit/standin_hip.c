@@ -12,7 +12,8 @@
  *    unsafe overwrite.
  * Tests drive it through standin_hip_* (looked up with dlsym): injected
  * failures and counters. Env: STANDIN_HIP_DEVICES (default 2),
- * STANDIN_HIP_ARCH (default gfx942:sramecc+:xnack-). */
+ * STANDIN_HIP_ARCH (default gfx942:sramecc+:xnack-); every device has 2 CUs
+ * (hipDeviceGetAttribute), and the last launch's grid x is counted. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -35,7 +36,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int current = -1;         /* no device until hipSetDevice */
 static _Thread_local const void *pending_read; /* copied just before this thread's next launch */
 static unsigned long launch_seq, completed_seq;
-static long launches[MAX_DEV], loads[MAX_DEV], syncs, unsafe;
+static long launches[MAX_DEV], loads[MAX_DEV], syncs, unsafe, last_grid_x;
 static struct { const void *addr; unsigned long reader; } watch[MAX_WATCH];
 static int nwatch;
 static struct { char call[48]; int err, left; } fails[MAX_FAIL];
@@ -72,7 +73,8 @@ EXPORT void standin_hip_fail(const char *call, int err, int count) {
         }
     pthread_mutex_unlock(&lock);
 }
-/* "launch" and "module_load" per device; "sync" and "unsafe" (device -1). */
+/* "launch" and "module_load" per device; "sync", "unsafe" and "grid_x"
+ * (the last launch's; device -1). */
 EXPORT long standin_hip_count(const char *what, int device) {
     pthread_mutex_lock(&lock);
     long v = -1;
@@ -80,6 +82,7 @@ EXPORT long standin_hip_count(const char *what, int device) {
     else if (!strcmp(what, "module_load") && device >= 0 && device < MAX_DEV) v = loads[device];
     else if (!strcmp(what, "sync")) v = syncs;
     else if (!strcmp(what, "unsafe")) v = unsafe;
+    else if (!strcmp(what, "grid_x")) v = last_grid_x;
     pthread_mutex_unlock(&lock);
     return v;
 }
@@ -102,6 +105,11 @@ EXPORT int hipGetDevicePropertiesR0600(void *props, int d) {
     const char *arch = getenv("STANDIN_HIP_ARCH");
     snprintf((char *)props + 1160, 256, "%s", arch && *arch ? arch : "gfx942:sramecc+:xnack-");
     return OK;
+}
+EXPORT int hipDeviceGetAttribute(int *v, int attr, int d) {
+    if (d < 0 || d >= ndevices()) return E_INVALID_DEVICE;
+    if (attr != 63) return E_INVALID_VALUE; /* hipDeviceAttributeMultiprocessorCount */
+    return *v = 2, OK;
 }
 EXPORT int hipDeviceGetName(char *name, int len, int d) {
     snprintf(name, (size_t)len, "stand-in device %d", d);
@@ -153,6 +161,7 @@ EXPORT int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
     if (fn->m->device != current) LEAVE(E_INVALID_DEVICE_FUNCTION);
     launches[current]++;
     launch_seq++;
+    last_grid_x = gx;
     if (pending_read) { /* the bytes just copied are read by this kernel */
         int i = 0;
         while (i < nwatch && watch[i].addr != pending_read) i++;

@@ -170,6 +170,44 @@ START_TEST(info_slots_are_not_reused_while_a_kernel_may_read_them) {
 }
 END_TEST
 
+/* Strided element-wise launches take at most 16 blocks a CU (the
+ * stand-in's 2 CUs: 32), the kernels walking the rest grid-stride;
+ * contiguous and transposed launches a thread a 16-byte run. */
+START_TEST(strided_grids_are_capped_by_the_cus) {
+    crk_ctx *ctx = NULL;
+    ck_assert_int_eq(open_on(&ctx, 0, CRK_SOURCE_DIR, hsaco_dir, NULL), CRK_OK);
+    const size_t dims[2] = {1024, 1024}, small[2] = {8, 64};
+    crk_layout c, b, t, bs;
+    ck_assert_int_eq(crk_layout_contiguous(&c, 2, dims), CRK_OK);
+    b = c, b.strides[0] = 0; /* a [1,1024] row broadcast */
+    t = c;
+    ck_assert_int_eq(crk_layout_transpose(&t, 0, 1), CRK_OK);
+    ck_assert_int_eq(crk_layout_contiguous(&bs, 2, small), CRK_OK);
+    bs.strides[0] = 0;
+    void *x, *y;
+    ck_assert_int_eq(crk_malloc(ctx, &x, 1024 * 1024 * sizeof(float)), CRK_OK);
+    ck_assert_int_eq(crk_malloc(ctx, &y, 1024 * 1024 * sizeof(float)), CRK_OK);
+    ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &b, x, y, 0), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 32);
+    ck_assert_int_eq(crk_binary(ctx, NULL, "badd_f32", &c, x, &b, x, y), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 32);
+    const crk_kernel_info *ki = crk_kernel_find("uexp_f32");
+    ck_assert_ptr_nonnull(ki);
+    const long full = (1L << 20) / 4 / (long)ki->block; /* 4 f32 a thread, the registry's blocks */
+    ck_assert_int_gt(full, 32);
+    ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &c, x, y, 0), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), full);
+    ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &t, x, y, 0), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), full);
+    ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &bs, x, y, 0), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 1);
+    ck_assert_int_eq(crk_synchronize(ctx), CRK_OK);
+    ck_assert_int_eq(crk_free(ctx, x), CRK_OK);
+    ck_assert_int_eq(crk_free(ctx, y), CRK_OK);
+    crk_close(ctx);
+}
+END_TEST
+
 /* Every kind of call, from a thread whose first call is any of them. */
 static void *busy(void *p) {
     worker_arg *w = p;
@@ -430,6 +468,7 @@ int main(void) {
     ADD(module_first_used_from_another_thread);
     ADD(a_failed_module_load_is_retried);
     ADD(info_slots_are_not_reused_while_a_kernel_may_read_them);
+    ADD(strided_grids_are_capped_by_the_cus);
     ADD(many_threads_share_a_context);
     ADD(overflowing_layouts_launch_nothing);
     ADD(conv_helpers_refuse_bad_shapes);
