@@ -29,6 +29,8 @@ template <class T> struct AffineOp {
         return R::out(m::muladd(R::in(x), R::in(mul), R::in(add)));
     }
 };
+template <class T> struct Moves<AffineOp<T>> { static constexpr bool value = true; };
+template <> struct Moves<AffineOp<f8>> { static constexpr bool value = false; };
 /* The scalars come after out. */
 template <class T>
 CRK_DEV void affine(size_t numel, size_t nd, const size_t *info, const T *inp, T *out, T mul, T add) {

@@ -73,6 +73,11 @@ template <class Op, class T> struct BinApply<Op, T, true> {
     }
 };
 
+/* One op an element: a transposed operand goes through tiles (map_tiles);
+ * fp8 converts in software (ALU-bound), as casts to and from it. */
+template <class Op, class T, bool Cmp> struct Moves<BinApply<Op, T, Cmp>> { static constexpr bool value = true; };
+template <class Op, bool Cmp> struct Moves<BinApply<Op, f8, Cmp>> { static constexpr bool value = false; };
+
 template <class Op, class T, class O>
 CRK_DEV void binary(size_t numel, size_t nd, const size_t *info, const T *lhs, const T *rhs, O *out) {
     constexpr int N = VecWidth<T, O>::value < SoftVec<T>::value ? VecWidth<T, O>::value : SoftVec<T>::value;

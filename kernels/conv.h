@@ -504,6 +504,18 @@ template <class F> CRK_DEV void with_pow2_scale(double h_scale, F f) {
     else f(Fixed<-1>{});
 }
 
+/* The upsamplings' runs (loader/launch_conv.c, crk_upsample2d, counts
+ * them so): 32 bytes, but 16 for u8 (32 unrolled u8 values took scratch on
+ * gfx9-generic/gfx1102/gfx11-generic) and for bilinear's 16-bit types (16
+ * bytes of scratch on gfx9-generic). Bilinear on the H200 (2x1280x32x32 ->
+ * 64x64): f32 16-byte runs 852 GB/s, 32-byte 988; f16 515 and 555. */
+template <class T> struct UpsampleRun {
+    static constexpr int value = sizeof(T) == 1 ? 16 : 32 / (int)sizeof(T);
+};
+template <class T> struct BilinearRun {
+    static constexpr int value = sizeof(T) <= 2 ? 16 / (int)sizeof(T) : 32 / (int)sizeof(T);
+};
+
 /* dst (b, c, w_out, h_out) ("w" = dims[2]); the source index of each is
  * min(floor(dst·scale), in − 1). 32-byte runs along h_out (u8: 16), a decode a
  * run (H100, f16 2x1280x32x32 -> 64x64: 391 GB/s an element a thread;
@@ -519,7 +531,7 @@ CRK_DEV void upsample_nearest2d(size_t w_out, size_t h_out, double w_scale, doub
     const size_t *sd = info, *ss = info + 4;
     const size_t c = sd[1], w_in = sd[2], h_in = sd[3];
     if (w_in == 0 || h_in == 0) return;
-    constexpr int N = sizeof(T) == 1 ? 16 : 32 / (int)sizeof(T); /* u8: 32 unrolled values took scratch on gfx9/11 */
+    constexpr int N = UpsampleRun<T>::value;
     with_pow2_scale(ss[3] == 1 ? h_scale : -1.0, [&](auto shift) {
         constexpr int Sh = decltype(shift)::value, K = Sh < 0 ? 0 : Sh, M = N >> K;
         for_row_runs<N>(sd[0] * c * w_out, h_out, [&](auto row, size_t j0, size_t k) {
@@ -565,39 +577,125 @@ CRK_DEV double bilinear_scale(size_t in, size_t out, bool align_corners, bool ha
     if (align_corners) return out > 1 ? (double)(in - 1) / (double)(out - 1) : 0.0;
     return has_scale ? 1.0 / factor : (double)in / (double)out;
 }
-CRK_DEV Lerp1 bilinear_src(size_t dst, size_t in, double scale, bool align_corners) {
-    double s = align_corners ? scale * (double)dst : fma(scale, (double)dst + 0.5, -0.5);
+/* The source of the output at d = (double)dst (exact: dst < 2^53). On
+ * NVIDIA, floor(s) of 0 <= s < 2^52 is one add rounded toward zero,
+ * s + 2^52 = 2^52 + floor(s) (the index in its low bits, floor(s) = t − 2^52
+ * exactly), where (size_t)s and back are two 64-bit conversions (16 a
+ * clock an SM on sm_80/90, FP64 adds 64 on sm_90); the same values, so the
+ * same l1. s >= 2^52 or NaN takes the conversions. */
+CRK_DEV Lerp1 bilinear_src_at(double d, size_t in, double scale, bool align_corners) {
+    double s = align_corners ? scale * d : fma(scale, d + 0.5, -0.5);
     s = s < 0 ? 0 : s;
     Lerp1 r;
-    r.i0 = (size_t)s;
+    double f;
+#if CRK_NV
+    if (s < 0x1p52) {
+        const double t = __dadd_rz(s, 0x1p52);
+        r.i0 = (size_t)(f64_bits(t) & ((1ull << 52) - 1));
+        f = t - 0x1p52;
+    } else
+#endif
+    {
+        r.i0 = (size_t)s;
+        f = (double)r.i0;
+    }
     r.i1 = r.i0 + 1 < in ? r.i0 + 1 : in - 1;
-    const double l = s - (double)r.i0;
+    const double l = s - f;
     r.l1 = l < 0 ? 0 : l > 1 ? 1 : l;
     return r;
 }
+CRK_DEV Lerp1 bilinear_src(size_t dst, size_t in, double scale, bool align_corners) {
+    return bilinear_src_at((double)dst, in, scale, align_corners);
+}
 
-/* dst (b, c, h_out, w_out), the real H and W (dims[2], dims[3]). */
-template <class T>
-CRK_DEV void upsample_bilinear2d(size_t w_out, size_t h_out, bool align_corners, bool has_scale_h,
-                                 double scale_h_factor, bool has_scale_w, double scale_w_factor, const size_t *info,
-                                 const T *src, T *dst) {
+/* The k <= N outputs j0.. of one output row whose two source rows are s0
+ * and s1 (weight yl1 on s1), sx apart along w (Fixed<1>: contiguous, no
+ * multiplies, two registers fewer), into o: per output the column's Lerp1, four
+ * loads and the lerp in double as PyTorch (the expressions of an element a
+ * thread, so the same bits). A whole aligned run is one
+ * wide store, its values gathered by rolled loops into 32-bit words (G
+ * values a word, shifted in; the words shifted along W registers): no
+ * register array indexed at run time (scratch on AMD, local memory on
+ * NVIDIA), and one body's registers (N unrolled bodies of double
+ * arithmetic spilled at the 32 registers of two 1024-thread blocks an SM:
+ * ptxas, f16 1.6 KB). */
+template <class T, int N, class X>
+CRK_DEV void bilinear_run(const T *s0, const T *s1, X sx, size_t w_in, double sw, bool align_corners, double yl1,
+                          size_t j0, size_t k, T *o) {
+    double d = (double)j0; /* (double)(j0 + j), exact: j0 + j < 2^53 */
+    auto next = [&]() {
+        const Lerp1 x = bilinear_src_at(d, w_in, sw, align_corners);
+        d += 1.0;
+        const size_t a0 = x.i0 * (size_t)sx, a1 = x.i1 * (size_t)sx;
+        const double v00 = f64_of(s0[a0]), v01 = f64_of(s0[a1]), v10 = f64_of(s1[a0]), v11 = f64_of(s1[a1]);
+        const double top = fma(v00, 1.0 - x.l1, v01 * x.l1), bot = fma(v10, 1.0 - x.l1, v11 * x.l1);
+        return Conv<T>::from_f(fma(top, 1.0 - yl1, bot * yl1));
+    };
+    constexpr int S = (int)sizeof(T), G = S < 4 ? 4 / S : 1, V = S < 4 ? 1 : S / 4, W = N * S / 4;
+    static_assert(N % G == 0 && W % V == 0, "whole words");
+    if (k == (size_t)N && aligned_for<T, N>(o)) {
+        uint32_t w[W] = {};
+#pragma unroll 1
+        for (int g = 0; g < N / G; ++g) {
+            uint32_t u[V] = {};
+            if constexpr (S < 4) {
+#pragma unroll 1
+                for (int e = 0; e < G; ++e) {
+                    uint32_t b = 0;
+                    const T v = next();
+                    __builtin_memcpy(&b, &v, S);
+                    u[0] = u[0] >> 8 * S | b << (32 - 8 * S);
+                }
+            } else {
+                const T v = next();
+                __builtin_memcpy(u, &v, S);
+            }
+#pragma unroll
+            for (int q = 0; q < W - V; ++q) w[q] = w[q + V];
+#pragma unroll
+            for (int q = 0; q < V; ++q) w[W - V + q] = u[q];
+        }
+        Pack<T, N> p;
+        __builtin_memcpy(&p, w, sizeof p);
+        return store_pack<T, N>(o, p);
+    }
+#pragma unroll 1
+    for (size_t j = 0; j < k; ++j) o[j] = next();
+}
+
+/* dst (b, c, h_out, w_out), the real H and W (dims[2], dims[3]). A thread
+ * a run of N outputs along w_out of one row (b, ci, dh) (for_row_runs, any
+ * grid): one decode, the row's Lerp1 and its two source rows once a run,
+ * then bilinear_run. A thread an element (upstream's shape, and this
+ * kernel before: two divisions, a decode and two Lerp1 an element) ran
+ * 177 GB/s f16, 419 f32 on the H200 (2x1280x32x32 -> 64x64); in runs
+ * (BilinearRun) 551 and 1062 under libcrk's grid of a thread a run, 279
+ * and 530 under Candle's (docs/runs/2026-11-28f-h200-bench-upsample-final.txt). */
+template <class T, int N>
+CRK_DEV void bilinear_runs(size_t w_out, size_t h_out, bool align_corners, bool has_scale_h, double scale_h_factor,
+                           bool has_scale_w, double scale_w_factor, const size_t *info, const T *src, T *dst) {
     const size_t *sd = info, *ss = info + 4;
     const size_t c = sd[1], h_in = sd[2], w_in = sd[3];
     if (h_in == 0 || w_in == 0) return;
     const double sh = bilinear_scale(h_in, h_out, align_corners, has_scale_h, scale_h_factor),
                  sw = bilinear_scale(w_in, w_out, align_corners, has_scale_w, scale_w_factor);
-    for_each_grid_idx(sd[0] * c * h_out * w_out, [&](auto i) {
-        using I = decltype(i);
-        const I dw = i % (I)w_out, r = i / (I)w_out, dh = r % (I)h_out, r2 = r / (I)h_out, ci = r2 % (I)c, b = r2 / (I)c;
-        const Lerp1 y = bilinear_src(dh, h_in, sh, align_corners), x = bilinear_src(dw, w_in, sw, align_corners);
+    for_row_runs<N>(sd[0] * c * h_out, w_out, [&](auto row, size_t j0, size_t k) {
+        using I = decltype(row);
+        const I dh = row % (I)h_out, r2 = row / (I)h_out, ci = r2 % (I)c, b = r2 / (I)c;
+        const Lerp1 y = bilinear_src(dh, h_in, sh, align_corners);
         const T *s = src + (size_t)b * ss[0] + (size_t)ci * ss[1];
-        const double v00 = f64_of(s[y.i0 * ss[2] + x.i0 * ss[3]]),
-                     v01 = f64_of(s[y.i0 * ss[2] + x.i1 * ss[3]]),
-                     v10 = f64_of(s[y.i1 * ss[2] + x.i0 * ss[3]]),
-                     v11 = f64_of(s[y.i1 * ss[2] + x.i1 * ss[3]]);
-        const double top = fma(v00, 1.0 - x.l1, v01 * x.l1), bot = fma(v10, 1.0 - x.l1, v11 * x.l1);
-        dst[i] = Conv<T>::from_f(fma(top, 1.0 - y.l1, bot * y.l1));
+        const T *s0 = s + y.i0 * ss[2], *s1 = s + y.i1 * ss[2];
+        T *o = dst + (size_t)row * w_out + j0;
+        if (ss[3] == 1) bilinear_run<T, N>(s0, s1, Fixed<1>{}, w_in, sw, align_corners, y.l1, j0, k, o);
+        else bilinear_run<T, N>(s0, s1, ss[3], w_in, sw, align_corners, y.l1, j0, k, o);
     });
+}
+template <class T>
+CRK_DEV void upsample_bilinear2d(size_t w_out, size_t h_out, bool align_corners, bool has_scale_h,
+                                 double scale_h_factor, bool has_scale_w, double scale_w_factor, const size_t *info,
+                                 const T *src, T *dst) {
+    bilinear_runs<T, BilinearRun<T>::value>(w_out, h_out, align_corners, has_scale_h, scale_h_factor, has_scale_w,
+                                            scale_w_factor, info, src, dst);
 }
 
 } // namespace crk

@@ -12,7 +12,8 @@
  * divisions below 2^32 elements, several times cheaper than 64-bit),
  * loads each operand's run whole where its last-dim stride is 0 or 1, and
  * stores the run at once; a transposed input is walked in column order
- * (map_columns); past 2^32 elements the row walk counts in 64 bits. */
+ * (map_columns), or through tiles in shared memory where f only moves
+ * values (map_tiles); past 2^32 elements the row walk counts in 64 bits. */
 #ifndef CRK_ELEMENTWISE_H
 #define CRK_ELEMENTWISE_H
 #include "numeric.h"
@@ -101,6 +102,18 @@ template <int N, class F> CRK_DEV void for_block_groups(size_t groups, F f) {
 template <class A, class B> struct VecWidth {
     static constexpr int wide = sizeof(A) > sizeof(B) ? (int)sizeof(A) : (int)sizeof(B);
     static constexpr int value = 16 / wide;
+};
+
+/* Elements per run of the row walk (map_rows) for one input: 16 bytes of
+ * the output when it is the narrower (a cast f32 -> bf16 stores 16 bytes
+ * a run, not 8). Broadcast rows read little and write much: H200, [1,C] to
+ * 16384^2 under libcrk's capped grid, f32 -> bf16 2201 -> 3348 GB/s, f32
+ * -> u8 983 -> 1619, f64 -> f32 2783 -> 3750
+ * (docs/runs/2026-11-28f-h200-transposed-tiles.txt, appendix). */
+template <class S, class D, int MaxN> struct RowWidth {
+    static constexpr int vec = VecWidth<S, D>::value < MaxN ? VecWidth<S, D>::value : MaxN;
+    static constexpr int out = 16 / (int)sizeof(D);
+    static constexpr int value = sizeof(D) < sizeof(S) && out <= MaxN ? out : vec;
 };
 
 /* Cap on elements per thread for code that converts fp8 in software (a
@@ -323,9 +336,6 @@ CRK_DEV void map_rows(Idx numel, size_t nd, const size_t *info, const size_t *st
  * only (binary and where with it spilled gfx9 SGPRs); 32-bit only (no
  * division subroutines). */
 constexpr uint32_t kColRows = 32;
-CRK_DEV bool transposed_input(size_t nd, const size_t *info) {
-    return nd >= 2 && info[2 * nd - 1] > 1 && info[2 * nd - 2] == 1;
-}
 template <int N, class D, class F, class S>
 CRK_DEV void map_columns(uint32_t numel, size_t nd, const size_t *info, const size_t *step, D *out, const F &f,
                          const S *in) {
@@ -337,10 +347,119 @@ CRK_DEV void map_columns(uint32_t numel, size_t nd, const size_t *info, const si
     }
 }
 
+/* Whether f moves values or takes one cheap op an element (copy, cast,
+ * affine, binary and cmp; no fp8, which converts in software), for which
+ * a transposed operand goes through shared-memory tiles (map_tiles). */
+template <class F> struct Moves { static constexpr bool value = false; };
+
+/* The same through tiles of 32 rows x 32·N columns in LDS/shared memory,
+ * for blocks of 1024 threads that walk many tiles (libcrk launches these
+ * so: loader/launch.c, tiled_transpose): lane l of 32-thread group g loads
+ * row l of the tile from the transposed operand T at columns g + 32j,
+ * j < N (each load a coalesced piece of it), the block syncs, and group g
+ * writes row g, N columns a lane in one wide store, the other operand (if
+ * any: last-dim stride 0 or 1) read along the row as map_rows does; the
+ * loads of the block's next tile are in flight while it writes. H200,
+ * 16384^2, 8 blocks an SM: copy f32 2062 -> 3023 GB/s, f64 1911 -> 3536,
+ * casts f32->bf16 1557 -> 2255, bf16->f32 1549 -> 2397, f32->u8 1240 ->
+ * 1922; badd f32 with a transposed lhs or rhs 1532 -> 3747, lt f32 1192 ->
+ * 3215. A tile a block (no prefetch) ran 0.51-0.93x map_columns; ops that
+ * compute and 16 or 8 values a lane were slower through tiles (gelu 1727
+ * against 2025; copy u8 1240 against 1734, bf16 2007 against 2083);
+ * 256-thread blocks won some rows and lost others
+ * (docs/runs/2026-11-28f-h200-transposed-tiles.txt). */
+constexpr uint32_t kTileRows = 32, kTileThreads = 1024;
+template <int K> CRK_DEV bool transposed_operand(size_t nd, const size_t *info) {
+    return nd >= 2 && info[(K + 2) * nd - 1] > 1 && info[(K + 2) * nd - 2] == 1;
+}
+CRK_DEV bool transposed_input(size_t nd, const size_t *info) { return transposed_operand<0>(nd, info); }
+
+/* Operand I's N values of a run: the tile row's (I == T) or its own row's. */
+template <int I, int T, int N, class ST, class S> CRK_DEV Pack<S, N> tile_run(const ST *tr, const S *p, size_t step) {
+    if constexpr (I == T) {
+        Pack<S, N> r;
+#pragma unroll
+        for (int j = 0; j < N; ++j) r.v[j] = tr[j];
+        return r;
+    } else {
+        return load_run<N>(p, step);
+    }
+}
+template <int I, int T, class ST, class S> CRK_DEV S tile_elem(const ST *tr, const S *p) {
+    if constexpr (I == T) return *tr;
+    else return *p;
+}
+template <int T, class... S> struct NthType;
+template <class S0, class... S> struct NthType<0, S0, S...> { using type = S0; };
+template <int T, class S0, class... S> struct NthType<T, S0, S...> { using type = typename NthType<T - 1, S...>::type; };
+
+/* A tile's bytes: rows of an odd word count, so the loads' lanes hit
+ * distinct banks. */
+template <class S, int N> struct TileBytes {
+    static constexpr uint32_t pad = sizeof(S) >= 4 ? 1 : 4 / sizeof(S), pitch = kTileThreads / 32 * N + pad;
+    static constexpr uint32_t value = kTileRows * pitch * sizeof(S);
+};
+template <int N, class... S> struct MaxTileBytes {
+    static constexpr uint32_t value = 0;
+};
+template <int N, class S0, class... S> struct MaxTileBytes<N, S0, S...> {
+    static constexpr uint32_t a = TileBytes<S0, N>::value, b = MaxTileBytes<N, S...>::value;
+    static constexpr uint32_t value = a > b ? a : b;
+};
+
+template <int N, int T, class D, class F, int... I, class... S>
+CRK_DEV void map_tiles(void *lds, uint32_t numel, size_t nd, const size_t *info, D *out, const F &f, Seq<I...>,
+                       const S *...in) {
+    constexpr int K = sizeof...(S);
+    static_assert(K <= 2 && T < K, "one tiled operand, at most one other");
+    using ST = typename NthType<T, S...>::type;
+    const ST *tin = nullptr;
+    ((I == T ? (void)(tin = (const ST *)(const void *)in) : (void)0), ...);
+    constexpr uint32_t groups = kTileThreads / 32, tc = groups * N, pitch = TileBytes<ST, N>::pitch;
+    ST *tile = (ST *)lds;
+    const size_t step[K] = {info[(I + 2) * nd - 1]...};
+    const uint32_t last = (uint32_t)info[nd - 1], rows = numel / last, col_tiles = (last + tc - 1) / tc;
+    const uint32_t lane = threadIdx.x % 32, g = threadIdx.x / 32, ntiles = (rows + kTileRows - 1) / kTileRows * col_tiles;
+    ST next[N] = {};
+    auto load = [&](uint32_t t) { /* the lane's row of tile t, columns g + groups·j */
+        const uint32_t r0 = t / col_tiles * kTileRows, c0 = (t % col_tiles) * tc;
+        if (r0 + lane >= rows) return;
+        const ST *src =
+            tin + strided_offsets<1, uint32_t>(r0 + lane, nd - 1, info, info + (T + 1) * nd, nd).o[0] + c0 * step[T];
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+            if (c0 + g + groups * j < last) next[j] = src[(g + groups * j) * step[T]];
+    };
+    if (blockIdx.x < ntiles) load(blockIdx.x);
+    for (uint32_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+#pragma unroll
+        for (int j = 0; j < N; ++j) tile[lane * pitch + g + groups * j] = next[j]; /* slots not loaded are not read */
+        block_barrier();
+        if (t + gridDim.x < ntiles) load(t + gridDim.x);
+        const uint32_t row = g, c = lane * N;
+        const uint32_t r0 = t / col_tiles * kTileRows, c0 = (t % col_tiles) * tc, ncols = last - c0 < tc ? last - c0 : tc;
+        if (r0 + row < rows) {
+            const ST *tr = tile + row * pitch + c;
+            size_t oo = 0; /* the other operand's offset (K == 2; decoding T's too cost badd 15%) */
+            if constexpr (K == 2)
+                oo = strided_offsets<1, uint32_t>(r0 + row, nd - 1, info, info + (2 - T) * nd, nd).o[0] +
+                     (size_t)(c0 + c) * step[1 - T];
+            D *dst = out + (size_t)(r0 + row) * last + c0 + c;
+            if (c + N <= ncols && aligned_for<D, N>(dst)) {
+                zip_packs<N>(dst, f, tile_run<I, T, N>(tr, in + oo, step[I])...);
+            } else {
+                for (uint32_t j = 0; c + j < ncols && j < (uint32_t)N; ++j)
+                    dst[j] = f(tile_elem<I, T>(tr + j, in + oo + j * step[I])...);
+            }
+        }
+        block_barrier(); /* the next tile's stores into LDS overwrite this one */
+    }
+}
+
 /* out[i] = f(in0[o0], in1[o1], ...) over a strided launch (o: the
  * operands' offsets of element i), N elements per thread run, stored with
  * one wide store when the run is whole and aligned. */
-template <int N, class D, class F, class... S>
+template <int N, int NR = N, class D, class F, class... S>
 CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, F f, const S *...in) {
     constexpr int K = sizeof...(S);
     if (global_stride() >= numel) { /* a thread per element ("Launch shapes" above) */
@@ -357,16 +476,23 @@ CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, F 
 #pragma unroll
     for (int k = 0; k < K; ++k) step[k] = info[(k + 2) * nd - 1];
     if (numel > 0xFFFFFFFFull) {
-        map_rows<size_t, N>(numel, nd, info, step, out, f, in...);
+        map_rows<size_t, NR>(numel, nd, info, step, out, f, in...);
         return;
     }
-    if constexpr (K == 1 && N > 1) {
-        if (transposed_input(nd, info)) {
-            map_columns<N>((uint32_t)numel, nd, info, step, out, f, in...);
-            return;
+    if constexpr (Moves<F>::value && N > 1 && N <= 4 && K <= 2) { /* the rule of loader/launch.c, tiled_transpose */
+        if (blockDim.x == kTileThreads) { /* the same for the whole block */
+            using Is = typename MakeSeq<K>::type;
+            __shared__ uint4 lds[(MaxTileBytes<N, S...>::value + 15) / 16]; /* one for either operand's tiles */
+            if (transposed_operand<0>(nd, info) && (K == 1 || step[K - 1] <= 1))
+                return map_tiles<N, 0>(lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
+            if constexpr (K == 2)
+                if (transposed_operand<1>(nd, info) && step[0] <= 1)
+                    return map_tiles<N, 1>(lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
         }
     }
-    map_rows<uint32_t, N>((uint32_t)numel, nd, info, step, out, f, in...);
+    if constexpr (K == 1 && N > 1)
+        if (transposed_input(nd, info)) return map_columns<N>((uint32_t)numel, nd, info, step, out, f, in...);
+    map_rows<uint32_t, NR>((uint32_t)numel, nd, info, step, out, f, in...);
 }
 
 /* out[i] = f(in0[i], in1[i], ...) over contiguous operands, N elements per
@@ -399,7 +525,7 @@ CRK_DEV void run_map(size_t numel, size_t nd, const size_t *info, const S *inp, 
     if (!inp || all_contiguous<1>(nd, info))
         zip_contiguous<N>(numel, out, f, inp ? inp : (const S *)out);
     else
-        map_strided<N>(numel, nd, info, out, f, inp);
+        map_strided<N, RowWidth<S, D, MaxN>::value>(numel, nd, info, out, f, inp);
 }
 
 } // namespace crk

@@ -248,12 +248,24 @@ template <> struct Conv<f16> {
     /* int -> f16 rounds once from the exact integer (cvt.rn.f16.s64). */
     template <class I> static CRK_DEV f16 from_int(I v) { return f16{int_to_narrow<5, 10>(v)}; }
     static CRK_DEV f16 from_f(float v) { return f16{f32_to_f16(v)}; }
-    static CRK_DEV f16 from_f(double v) { return f16{f64_to_narrow<5, 10>(v)}; }
+    static CRK_DEV f16 from_f(double v) {
+#if CRK_NV /* cvt.rn.f16.f64: the same single rounding in one instruction (upsample_bilinear2d f16 1.45x) */
+        return f16{v != v ? (uint16_t)0x7FFF : __half_as_ushort(__double2half(v))};
+#else
+        return f16{f64_to_narrow<5, 10>(v)};
+#endif
+    }
 };
 template <> struct Conv<bf16> {
     template <class I> static CRK_DEV bf16 from_int(I v) { return bf16{int_to_narrow<8, 7>(v)}; }
     static CRK_DEV bf16 from_f(float v) { return bf16{f32_to_bf16(v)}; }
-    static CRK_DEV bf16 from_f(double v) { return bf16{f64_to_narrow<8, 7>(v)}; }
+    static CRK_DEV bf16 from_f(double v) {
+#if CRK_NV && __CUDA_ARCH__ >= 900 /* cvt.rn.bf16.f64 (sm_90) */
+        return bf16{v != v ? (uint16_t)0x7FFF : __bfloat16_as_ushort(__double2bfloat16(v))};
+#else
+        return bf16{f64_to_narrow<8, 7>(v)};
+#endif
+    }
 };
 template <> struct Conv<f8> {
     /* Upstream converts every source to f32 first (f64: double rounding). */

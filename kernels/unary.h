@@ -91,6 +91,7 @@ template <class T> struct Apply<OpCopy, T> {
     T p;
     CRK_DEV T operator()(T x) const { return x; }
 };
+template <class T> struct Moves<Apply<OpCopy, T>> { static constexpr bool value = true; };
 
 /* Elements per thread for long libm calls (register budget, see run_map). */
 template <class Op, class T> struct MaxVec { static constexpr int value = SoftVec<T>::value; };

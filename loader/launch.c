@@ -240,6 +240,43 @@ static size_t strided_blocks(const crk_ctx *ctx, size_t n, const crk_layout *mer
     return (size_t)ctx->gpu.sm_count * kStridedBlocksPerSM;
 }
 
+/* Launches with one transposed operand (last-dim stride above 1, stride 1
+ * one dim up), any other operand stepping 0 or 1 along the last dim, and an
+ * op that moves values or takes one cheap op an element with runs of at
+ * most 4 values (ucopy, casts, affine, binary and cmp with a 4-byte or
+ * wider operand, no fp8): their kernels go through shared-memory tiles
+ * when launched with blocks of kTileThreads (kernels/elementwise.h,
+ * map_tiles, the same rule), and want a few blocks an SM, each walking
+ * many tiles with the next one's loads in flight (H200, 16384^2 at 8
+ * blocks an SM: copy f32 2062 -> 3023 GB/s, badd f32 1532 -> 3747; a tile
+ * a block 0.51-0.93x of the column walk). Other ops, and 8 or 16 values a
+ * lane, keep every thread in flight (map_columns, map_rows).
+ * Returns the widest operand's bytes when the launch goes through tiles, else 0. */
+enum { kTileThreads = 1024, kTileBlocksPerSM = 8 };
+static size_t tiled_transpose(const crk_ctx *ctx, const crk_kernel_info *ki, size_t n, const crk_layout *m) {
+    if (n > 2 || m[0].rank < 2 || ctx->gpu.sm_count <= 0 || crk_layout_numel(&m[0]) > 0xFFFFFFFFull)
+        return 0; /* map_tiles counts in 32 bits */
+    const size_t r = m[0].rank;
+    size_t transposed = 0;
+    for (size_t k = 0; k < n; k++) {
+        const size_t last = m[k].strides[r - 1];
+        if (last > 1 && m[k].strides[r - 2] == 1) transposed++;
+        else if (last > 1) return 0;
+    }
+    const crk_family f = (crk_family)ki->family_id;
+    const int cheap = f == CRK_FAMILY_CAST || f == CRK_FAMILY_AFFINE || f == CRK_FAMILY_BINARY || f == CRK_FAMILY_CMP ||
+                      (f == CRK_FAMILY_UNARY && !strcmp(ki->op, "copy"));
+    if (transposed != 1 || !cheap) return 0;
+    size_t wide = 0;
+    for (unsigned i = 0; i < ki->nparams; i++) /* the operands, output included */
+        if (ki->params[i].kind == CRK_ARG_PTR && ki->params[i].dtype >= 0) {
+            if (ki->params[i].dtype == CRK_F8E4M3) return 0; /* converted in software: ALU-bound */
+            const size_t sz = crk_dtype_size((crk_dtype)ki->params[i].dtype);
+            wide = sz > wide ? sz : wide;
+        }
+    return wide >= 4 ? wide : 0;
+}
+
 /* Kernels of n input layouts sharing the first one's shape (unary, cast,
  * affine: 1; binary, cmp: 2; where: 3), writing a contiguous output. */
 typedef struct {
@@ -279,6 +316,12 @@ static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family 
                              &a.in[i])) != CRK_OK)
             return st;
     if ((st = crk_pack_args(ki, &a, scalars, nscalars, NULL)) != CRK_OK) return st;
+    const size_t tile_wide = info_len ? tiled_transpose(ctx, ki, in.n, merged) : 0;
+    if (tile_wide) {
+        const size_t elems = (size_t)kTileThreads * (16 / tile_wide), cap = (size_t)ctx->gpu.sm_count * kTileBlocksPerSM, tiles = (a.numel + elems - 1) / elems;
+        const unsigned grid[3] = {(unsigned)(tiles < cap ? tiles : cap), 1, 1}, block[3] = {kTileThreads, 1, 1};
+        return crk_launch_shaped(ctx, s, ki, info, info_len, &a, grid, block);
+    }
     return crk_launch_capped(ctx, s, ki, info, info_len, &a, a.numel, strided_blocks(ctx, in.n, merged, info_len));
 }
 

@@ -290,7 +290,9 @@ crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const cr
                           (double)src_l->dims[3] / (double)out_w},
                  sb[7] = {(double)out_w, (double)out_h, align_corners ? 1 : 0, scale_h ? 1 : 0,
                           scale_h ? *scale_h : 0, scale_w ? 1 : 0, scale_w ? *scale_w : 0};
+    /* a thread a run along out_w of 32 bytes, 16 for u8 and bilinear's
+     * 16-bit types (kernels/conv.h, UpsampleRun and BilinearRun) */
     const size_t ts = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)),
-                 work = nearest ? runs_of(dims[0] * dims[1] * out_h, out_w, ts == 1 ? 16 : 32 / ts) : n;
+                 run = ts == 1 || (!nearest && ts == 2) ? 16 : 32, work = runs_of(dims[0] * dims[1] * out_h, out_w, run / ts);
     return launch(ctx, s, ki, info, len, &a, nearest ? sn : sb, nearest ? 4 : 7, work);
 }

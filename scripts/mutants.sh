@@ -72,6 +72,10 @@ spawn divzero 'bdiv_*' binary binary.h 's/if (b == 0) return (I)~(I)0;/if (b == 
 spawn rhsstride 'badd_*' binary elementwise.h 's/step\[k\] = info\[(k + 2) \* nd - 1\];/step[k] = info[2 * nd - 1];/'
 # binary: a run broadcast along the row (stride 0) loads its neighbour's element
 spawn bcastrun 'badd_*' binary elementwise.h 's/const S v = \*p;/const S v = p[1];/'
+# transposed copy through tiles: the block writes its tile out before every group has stored its rows into it
+spawn tilebar 'ucopy_f32' unary elementwise.h 's/^        block_barrier();$//'
+# transposed cast through tiles: a lane's run reads its tile row's values in swapped pairs
+spawn tilecol 'cast_f32_bf16' cast elementwise.h 's/r.v\[j\] = tr\[j\];/r.v[j] = tr[j ^ 1];/'
 # cmp: ne is false on NaN (an ordered compare)
 spawn nenan 'ne_*' binary binary.h 's/m::cmpv(a) != m::cmpv(b)/m::cmpv(a) < m::cmpv(b) || m::cmpv(a) > m::cmpv(b)/'
 # binary: 16-bit maximum/minimum ignore NaN
@@ -151,6 +155,8 @@ spawn poolpair 'avg_pool2d_f32' conv conv.h 's/f(i0 + k, W{base + hs \* (dh0 + (
 spawn up2x 'upsample_nearest2d_f16' conv conv.h 's/p.v\[j\] = q.v\[j >> K\];/p.v[j] = q.v[j % M];/'
 # upsample: bilinear ignores align_corners in its scale
 spawn bilalign 'upsample_bilinear2d_f64' conv conv.h 's/if (align_corners) return out > 1/if (false) return out > 1/'
+# upsample: bilinear's whole 16-bit runs gather their values in reversed pairs
+spawn bilword 'upsample_bilinear2d_f16' conv conv.h 's/u\[0\] = u\[0\] >> 8 \* S | b << (32 - 8 \* S);/u[0] = u[0] << 8 * S | b;/'
 # quantized: q4_0's nibbles swapped (the high nibbles give the first 16 values)
 spawn nibble 'dequantize_block_q4_0_f32' quantized quantized.h '0,/const int shift = j < 16 ? 0 : 4;/s//const int shift = j < 16 ? 4 : 0;/'
 # quantized: q4_K's sub-blocks 4-7 take their scales' high bits from the wrong byte

@@ -66,6 +66,12 @@ static int try_exec(emu_isa isa, const uint8_t *code, size_t n, uint64_t pc, cha
     w.lds_size = sizeof lds;
     w.mem = &m;
     w.kernel = "exec-check";
+    if (emu_step(&w, err, elen) != EMU_STEP_ERROR) return 0;
+    if (!strstr(err, "LDS access")) return -1;
+    /* The registers carry what earlier instructions left: an LDS address
+     * out of range says nothing of the instruction. Once more from zeros. */
+    memset(regs, 0, sizeof regs);
+    w.pc = pc, w.exec = 1;
     return emu_step(&w, err, elen) == EMU_STEP_ERROR ? -1 : 0;
 }
 

@@ -1,10 +1,11 @@
 /* huge.c — tensors of >= 2^28 elements, and beyond 2^32 for unary, cast,
  * where, binary and copy2d (upstream's 32-bit indices stop there; ours must
- * not); broadcast rows below 2^32 under libcrk's capped grid of many runs a
- * thread (badd_u8); the reductions' strided decode past 2^32 (fast_sum_u8)
+ * not); a transposed cast of 2^26 elements through shared-memory tiles,
+ * many a block; broadcast rows below 2^32 under libcrk's capped grid of
+ * many runs a thread (badd_u8); the reductions' strided decode past 2^32 (fast_sum_u8)
  * and rope's pairs past 2^32 (rope_bf16). Skipped when the GPU lacks the
  * memory. Elements are checked in full where the reference is a table or a
- * copy; uexp_f32 and the 2^32 transposed copy check a random sample of 2^24
+ * copy; uexp_f32 and the transposed cases check a random sample of 2^24
  * elements plus the first and last 2^20. */
 #include "cases.h"
 #include "results.h"
@@ -367,6 +368,7 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
         {"uexp_f32", 1, {big, 0}, 0},
         {"ucopy_u8", 1, {beyond, 0}, 0},
         {"ucopy_u8", 2, {65536, 65537}, 1},   /* strided offsets past 2^32 */
+        {"cast_f32_bf16", 2, {8191, 8197}, 1}, /* through tiles (map_tiles), many a block, partial at both edges */
         {"cast_u8_f8e4m3", 1, {beyond, 0}, 0},
     };
 #define WANTED(k) (!filter || !fnmatch(filter, (k), 0))

@@ -36,7 +36,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int current = -1;         /* no device until hipSetDevice */
 static _Thread_local const void *pending_read; /* copied just before this thread's next launch */
 static unsigned long launch_seq, completed_seq;
-static long launches[MAX_DEV], loads[MAX_DEV], syncs, unsafe, last_grid_x;
+static long launches[MAX_DEV], loads[MAX_DEV], syncs, unsafe, last_grid_x, last_block_x;
 static struct { const void *addr; unsigned long reader; } watch[MAX_WATCH];
 static int nwatch;
 static struct { char call[48]; int err, left; } fails[MAX_FAIL];
@@ -73,8 +73,8 @@ EXPORT void standin_hip_fail(const char *call, int err, int count) {
         }
     pthread_mutex_unlock(&lock);
 }
-/* "launch" and "module_load" per device; "sync", "unsafe" and "grid_x"
- * (the last launch's; device -1). */
+/* "launch" and "module_load" per device; "sync", "unsafe", "grid_x" and
+ * "block_x" (the last launch's; device -1). */
 EXPORT long standin_hip_count(const char *what, int device) {
     pthread_mutex_lock(&lock);
     long v = -1;
@@ -83,6 +83,7 @@ EXPORT long standin_hip_count(const char *what, int device) {
     else if (!strcmp(what, "sync")) v = syncs;
     else if (!strcmp(what, "unsafe")) v = unsafe;
     else if (!strcmp(what, "grid_x")) v = last_grid_x;
+    else if (!strcmp(what, "block_x")) v = last_block_x;
     pthread_mutex_unlock(&lock);
     return v;
 }
@@ -161,7 +162,7 @@ EXPORT int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
     if (fn->m->device != current) LEAVE(E_INVALID_DEVICE_FUNCTION);
     launches[current]++;
     launch_seq++;
-    last_grid_x = gx;
+    last_grid_x = gx, last_block_x = bx;
     if (pending_read) { /* the bytes just copied are read by this kernel */
         int i = 0;
         while (i < nwatch && watch[i].addr != pending_read) i++;

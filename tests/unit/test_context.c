@@ -177,13 +177,14 @@ START_TEST(strided_grids_are_capped_by_the_cus) {
     crk_ctx *ctx = NULL;
     ck_assert_int_eq(open_on(&ctx, 0, CRK_SOURCE_DIR, hsaco_dir, NULL), CRK_OK);
     const size_t dims[2] = {1024, 1024}, small[2] = {8, 64};
-    crk_layout c, b, t, bs;
+    crk_layout c, b, t, bs, small_t;
     ck_assert_int_eq(crk_layout_contiguous(&c, 2, dims), CRK_OK);
     b = c, b.strides[0] = 0; /* a [1,1024] row broadcast */
     t = c;
     ck_assert_int_eq(crk_layout_transpose(&t, 0, 1), CRK_OK);
     ck_assert_int_eq(crk_layout_contiguous(&bs, 2, small), CRK_OK);
     bs.strides[0] = 0;
+    small_t = bs, small_t.strides[0] = 1, small_t.strides[1] = 8; /* 8x64 read from a 64x8 */
     void *x, *y;
     ck_assert_int_eq(crk_malloc(ctx, &x, 1024 * 1024 * sizeof(float)), CRK_OK);
     ck_assert_int_eq(crk_malloc(ctx, &y, 1024 * 1024 * sizeof(float)), CRK_OK);
@@ -199,6 +200,28 @@ START_TEST(strided_grids_are_capped_by_the_cus) {
     ck_assert_int_eq(count("grid_x", -1), full);
     ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &t, x, y, 0), CRK_OK);
     ck_assert_int_eq(count("grid_x", -1), full);
+    ck_assert_int_eq(count("block_x", -1), (long)ki->block);
+    /* a transposed operand of a copy, cast, affine or binary op on 4-byte
+     * values: 1024-thread blocks walking tiles, 8 an SM/CU (launch.c,
+     * tiled_transpose); 8 bf16 a thread, fp8 and two transposed operands
+     * keep the registry's blocks */
+    ck_assert_int_eq(crk_unary(ctx, NULL, "ucopy_f32", &t, x, y, 0), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 16);
+    ck_assert_int_eq(count("block_x", -1), 1024);
+    ck_assert_int_eq(crk_cast(ctx, NULL, "cast_bf16_f32", &t, x, y), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 16);
+    ck_assert_int_eq(crk_affine(ctx, NULL, "affine_f64", &small_t, x, y, 2, 1), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 1); /* 512 f64: one tile of 32x64 */
+    ck_assert_int_eq(count("block_x", -1), 1024);
+    ck_assert_int_eq(crk_binary(ctx, NULL, "badd_f32", &t, x, &c, x, y), CRK_OK); /* a transposed lhs */
+    ck_assert_int_eq(count("grid_x", -1), 16);
+    ck_assert_int_eq(count("block_x", -1), 1024);
+    ck_assert_int_eq(crk_binary(ctx, NULL, "badd_f32", &t, x, &t, x, y), CRK_OK); /* both: the row walk */
+    ck_assert_int_eq(count("block_x", -1), (long)crk_kernel_find("badd_f32")->block);
+    ck_assert_int_eq(crk_unary(ctx, NULL, "ucopy_bf16", &t, x, y, 0), CRK_OK);
+    ck_assert_int_eq(count("block_x", -1), (long)ki->block);
+    ck_assert_int_eq(crk_cast(ctx, NULL, "cast_f32_f8e4m3", &t, x, y), CRK_OK);
+    ck_assert_int_eq(count("block_x", -1), (long)ki->block);
     ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &bs, x, y, 0), CRK_OK);
     ck_assert_int_eq(count("grid_x", -1), 1);
     ck_assert_int_eq(crk_synchronize(ctx), CRK_OK);
