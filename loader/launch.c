@@ -134,15 +134,18 @@ crk_status crk_offset_ptr(const char *name, const char *what, const void *p, siz
  * strided ones decode its first index and step through the rest; a thread
  * per element would make the kernels take their one-element path, which
  * decodes every index); blocks of the registry's size. */
-static void grid_for(const crk_kernel_info *ki, size_t numel, size_t max_blocks, unsigned grid[3]) {
-    const size_t block = ki->block;
+/* Bytes of the widest typed pointer operand (output included), at least 1. */
+static size_t widest_operand(const crk_kernel_info *ki) {
     size_t wide = 1;
     for (unsigned i = 0; i < ki->nparams; i++)
         if (ki->params[i].kind == CRK_ARG_PTR && ki->params[i].dtype >= 0) {
             size_t s = crk_dtype_size((crk_dtype)ki->params[i].dtype);
             if (s > wide) wide = s;
         }
-    const size_t per_thread = 16 / wide;
+    return wide;
+}
+static void grid_for(const crk_kernel_info *ki, size_t block, size_t numel, size_t max_blocks, unsigned grid[3]) {
+    const size_t per_thread = 16 / widest_operand(ki);
     size_t blocks = ((numel + per_thread - 1) / per_thread + block - 1) / block;
     if (max_blocks && blocks > max_blocks) blocks = max_blocks;
     if (blocks > 0x7FFFFFFFu) blocks = 0x7FFFFFFFu; /* grid-stride covers the rest */
@@ -172,7 +175,7 @@ crk_status crk_launch_capped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
                              size_t info_len, arg_pack *a, size_t work, size_t max_blocks) {
     unsigned grid[3];
     const unsigned block[3] = {ki->block, 1, 1};
-    grid_for(ki, work, max_blocks, grid);
+    grid_for(ki, ki->block, work, max_blocks, grid);
     return crk_launch_shaped(ctx, s, ki, info, info_len, a, grid, block);
 }
 
@@ -250,10 +253,9 @@ static size_t strided_blocks(const crk_ctx *ctx, size_t n, const crk_layout *mer
  * many tiles with the next one's loads in flight (H200, 16384^2 at 8
  * blocks an SM: copy f32 2062 -> 3023 GB/s, badd f32 1532 -> 3747; a tile
  * a block 0.51-0.93x of the column walk). Other ops, and 8 or 16 values a
- * lane, keep every thread in flight (map_columns, map_rows).
- * Returns the widest operand's bytes when the launch goes through tiles, else 0. */
+ * lane, keep every thread in flight (map_columns, map_rows). */
 enum { kTileThreads = 1024, kTileBlocksPerSM = 8 };
-static size_t tiled_transpose(const crk_ctx *ctx, const crk_kernel_info *ki, size_t n, const crk_layout *m) {
+static int tiled_transpose(const crk_ctx *ctx, const crk_kernel_info *ki, size_t n, const crk_layout *m) {
     if (n > 2 || m[0].rank < 2 || ctx->gpu.sm_count <= 0 || crk_layout_numel(&m[0]) > 0xFFFFFFFFull)
         return 0; /* map_tiles counts in 32 bits */
     const size_t r = m[0].rank;
@@ -267,14 +269,9 @@ static size_t tiled_transpose(const crk_ctx *ctx, const crk_kernel_info *ki, siz
     const int cheap = f == CRK_FAMILY_CAST || f == CRK_FAMILY_AFFINE || f == CRK_FAMILY_BINARY || f == CRK_FAMILY_CMP ||
                       (f == CRK_FAMILY_UNARY && !strcmp(ki->op, "copy"));
     if (transposed != 1 || !cheap) return 0;
-    size_t wide = 0;
-    for (unsigned i = 0; i < ki->nparams; i++) /* the operands, output included */
-        if (ki->params[i].kind == CRK_ARG_PTR && ki->params[i].dtype >= 0) {
-            if (ki->params[i].dtype == CRK_F8E4M3) return 0; /* converted in software: ALU-bound */
-            const size_t sz = crk_dtype_size((crk_dtype)ki->params[i].dtype);
-            wide = sz > wide ? sz : wide;
-        }
-    return wide >= 4 ? wide : 0;
+    for (unsigned i = 0; i < ki->nparams; i++) /* fp8 converts in software: ALU-bound */
+        if (ki->params[i].kind == CRK_ARG_PTR && ki->params[i].dtype == CRK_F8E4M3) return 0;
+    return widest_operand(ki) >= 4;
 }
 
 /* Kernels of n input layouts sharing the first one's shape (unary, cast,
@@ -316,10 +313,10 @@ static crk_status mapn(crk_ctx *ctx, crk_stream s, const char *name, crk_family 
                              &a.in[i])) != CRK_OK)
             return st;
     if ((st = crk_pack_args(ki, &a, scalars, nscalars, NULL)) != CRK_OK) return st;
-    const size_t tile_wide = info_len ? tiled_transpose(ctx, ki, in.n, merged) : 0;
-    if (tile_wide) {
-        const size_t elems = (size_t)kTileThreads * (16 / tile_wide), cap = (size_t)ctx->gpu.sm_count * kTileBlocksPerSM, tiles = (a.numel + elems - 1) / elems;
-        const unsigned grid[3] = {(unsigned)(tiles < cap ? tiles : cap), 1, 1}, block[3] = {kTileThreads, 1, 1};
+    if (info_len && tiled_transpose(ctx, ki, in.n, merged)) { /* a tile a block of a run a thread */
+        unsigned grid[3];
+        const unsigned block[3] = {kTileThreads, 1, 1};
+        grid_for(ki, kTileThreads, a.numel, (size_t)ctx->gpu.sm_count * kTileBlocksPerSM, grid);
         return crk_launch_shaped(ctx, s, ki, info, info_len, &a, grid, block);
     }
     return crk_launch_capped(ctx, s, ki, info, info_len, &a, a.numel, strided_blocks(ctx, in.n, merged, info_len));
