@@ -223,10 +223,45 @@ template <int K> CRK_DEV Offsets<K> offsets_of(size_t numel, size_t i, size_t nd
  * most 16 blocks an SM for strided launches whose operands all have a
  * last-dim stride of 0 or 1: loader/launch.c, strided_blocks), and each
  * thread moves its runs with wide accesses. Candle's for_num_elems
- * launches a thread per element: there, a thread per run would leave
- * (N-1)/N of the blocks empty, and an empty 1024-thread block costs about
- * as much SM time as a working one, so every family takes one element per
- * thread whenever the grid has a thread for each (global_stride() >= n). */
+ * launches a thread per element, in as many blocks. The runs, when they
+ * are many, go to every R-th block, R the elements of a run, a thread a
+ * run; the other blocks exit at once (spaced: walk_of). The blocks' launch
+ * cost is paid whatever they do; spaced, the empty blocks launch while the
+ * working ones wait on memory. H200, 2^28 elements, against Candle's own
+ * kernels in its launch: copy f32 0.93 -> 1.26x, bf16 0.94 -> 1.36x, cast
+ * f32 -> bf16 0.92 -> 1.24x, affine 0.93 -> 1.38x, badd 1.70 -> 2.24x.
+ * Packed into the grid's first blocks instead (conv.h, for_spread_groups)
+ * the empty ones launched after the work, not during it: copy f32 1.08x,
+ * badd 1.66x (docs/runs/2026-11-29-h200-candle-grid-spaced-runs.txt).
+ * A store alone (const_set) lost either way (0.86 -> 0.59x): it keeps a
+ * thread an element. So do launches of fewer than kSpacedRuns runs of 16
+ * bytes (32 MiB of the widest operand, about the L2 of an H100/H200): the
+ * few working blocks' latency showed at the end of a short kernel (4M f32
+ * elements, data in L2: copy 0.96 -> 0.83x spaced; 8M: 0.93 -> 1.21x). */
+constexpr size_t kSpacedRuns = (size_t)1 << 21;
+template <int N> CRK_DEV bool few_runs(size_t n) { return N == 1 || n / N < kSpacedRuns; }
+template <int N> CRK_DEV bool element_a_thread(size_t n) { return global_stride() >= n && few_runs<N>(n); }
+
+/* A thread's place in a walk over runs: thread `first` of `count` (its
+ * step), in block `block` of `blocks`. libcrk's grids: every thread.
+ * Candle's grid of a thread an element (spaced): block b when b % R == 0,
+ * as block b / R of ceil(gridDim / R), so R·(that many) threads cover the
+ * grid's elements, a run of R each; false for the blocks that take no
+ * part. */
+struct Walk {
+    size_t first, count;
+    uint32_t block, blocks;
+};
+template <int R> CRK_DEV bool walk_of(bool spaced, Walk &w) {
+    if (!spaced) {
+        w = {global_id(), global_stride(), blockIdx.x, gridDim.x};
+        return true;
+    }
+    const uint32_t b = blockIdx.x / R, nb = (gridDim.x + R - 1) / R;
+    if (blockIdx.x % R != 0) return false;
+    w = {(size_t)b * blockDim.x + threadIdx.x, (size_t)nb * blockDim.x, b, nb};
+    return true;
+}
 
 /* Operand index lists: MakeSeq<K>::type is Seq<0, ..., K-1>. */
 template <int... I> struct Seq {};
@@ -317,11 +352,11 @@ CRK_DEV void row_run(Idx row, Idx col, Idx last, size_t nd, const size_t *info, 
  * the wraps of the last dim, whose state spilled at 32 registers
  * (docs/runs/2026-11-28e-h200-rows-path.txt). */
 template <class Idx, int N, class D, class F, class... S>
-CRK_DEV void map_rows(Idx numel, size_t nd, const size_t *info, const size_t *step, D *out, const F &f,
-                      const S *...in) {
+CRK_DEV void map_rows(const Walk &w, Idx numel, size_t nd, const size_t *info, const size_t *step, D *out,
+                      const F &f, const S *...in) {
     const Idx last = (Idx)info[nd - 1], per_row = (last + N - 1) / N;
     const size_t nruns = (size_t)(numel / last) * per_row;
-    for (size_t run = global_id(); run < nruns; run += global_stride()) {
+    for (size_t run = w.first; run < nruns; run += w.count) {
         const Idx row = (Idx)run / per_row, col = ((Idx)run - row * per_row) * N;
         row_run<Idx, N>(row, col, last, nd, info, step, out, f, in...);
     }
@@ -337,11 +372,11 @@ CRK_DEV void map_rows(Idx numel, size_t nd, const size_t *info, const size_t *st
  * division subroutines). */
 constexpr uint32_t kColRows = 32;
 template <int N, class D, class F, class S>
-CRK_DEV void map_columns(uint32_t numel, size_t nd, const size_t *info, const size_t *step, D *out, const F &f,
-                         const S *in) {
+CRK_DEV void map_columns(const Walk &w, uint32_t numel, size_t nd, const size_t *info, const size_t *step, D *out,
+                         const F &f, const S *in) {
     const uint32_t last = (uint32_t)info[nd - 1], per_row = (last + N - 1) / N, rows = numel / last;
     const size_t nslots = (size_t)((rows + kColRows - 1) / kColRows) * per_row * kColRows;
-    for (size_t s = global_id(); s < nslots; s += global_stride()) {
+    for (size_t s = w.first; s < nslots; s += w.count) {
         const uint32_t u = (uint32_t)(s / kColRows), blk = u / per_row, row = blk * kColRows + s % kColRows;
         if (row < rows) row_run<uint32_t, N>(row, (u - blk * per_row) * N, last, nd, info, step, out, f, in);
     }
@@ -408,7 +443,7 @@ template <int N, class S0, class... S> struct MaxTileBytes<N, S0, S...> {
 };
 
 template <int N, int T, class D, class F, int... I, class... S>
-CRK_DEV void map_tiles(void *lds, uint32_t numel, size_t nd, const size_t *info, D *out, const F &f, Seq<I...>,
+CRK_DEV void map_tiles(const Walk &w, void *lds, uint32_t numel, size_t nd, const size_t *info, D *out, const F &f, Seq<I...>,
                        const S *...in) {
     constexpr int K = sizeof...(S);
     static_assert(K <= 2 && T < K, "one tiled operand, at most one other");
@@ -430,12 +465,12 @@ CRK_DEV void map_tiles(void *lds, uint32_t numel, size_t nd, const size_t *info,
         for (int j = 0; j < N; ++j)
             if (c0 + g + groups * j < last) next[j] = src[(g + groups * j) * step[T]];
     };
-    if (blockIdx.x < ntiles) load(blockIdx.x);
-    for (uint32_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+    if (w.block < ntiles) load(w.block);
+    for (uint32_t t = w.block; t < ntiles; t += w.blocks) {
 #pragma unroll
         for (int j = 0; j < N; ++j) tile[lane * pitch + g + groups * j] = next[j]; /* slots not loaded are not read */
         block_barrier();
-        if (t + gridDim.x < ntiles) load(t + gridDim.x);
+        if (t + w.blocks < ntiles) load(t + w.blocks);
         const uint32_t row = g, c = lane * N;
         const uint32_t r0 = t / col_tiles * kTileRows, c0 = (t % col_tiles) * tc, ncols = last - c0 < tc ? last - c0 : tc;
         if (r0 + row < rows) {
@@ -447,9 +482,14 @@ CRK_DEV void map_tiles(void *lds, uint32_t numel, size_t nd, const size_t *info,
             D *dst = out + (size_t)(r0 + row) * last + c0 + c;
             if (c + N <= ncols && aligned_for<D, N>(dst)) {
                 zip_packs<N>(dst, f, tile_run<I, T, N>(tr, in + oo, step[I])...);
-            } else {
+            } else if (aligned_for<D, N>(dst - c)) { /* the row's last columns */
                 for (uint32_t j = 0; c + j < ncols && j < (uint32_t)N; ++j)
                     dst[j] = f(tile_elem<I, T>(tr + j, in + oo + j * step[I])...);
+            } else { /* a misaligned row (odd length): lanes on consecutive columns, each store one coalesced piece */
+                tr -= c, dst -= c;
+                if constexpr (K == 2) oo -= c * step[1 - T];
+#pragma unroll 1
+                for (uint32_t j = lane; j < ncols; j += 32) dst[j] = f(tile_elem<I, T>(tr + j, in + oo + j * step[I])...);
             }
         }
         block_barrier(); /* the next tile's stores into LDS overwrite this one */
@@ -462,50 +502,99 @@ CRK_DEV void map_tiles(void *lds, uint32_t numel, size_t nd, const size_t *info,
 template <int N, int NR = N, class D, class F, class... S>
 CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, F f, const S *...in) {
     constexpr int K = sizeof...(S);
-    if (global_stride() >= numel) { /* a thread per element ("Launch shapes" above) */
+    using Is = typename MakeSeq<K>::type;
+    auto element = [&]() { /* a thread an element ("Launch shapes" above) */
         const size_t i = global_id();
-        if (i < numel) out[i] = apply_at(f, offsets_of<K>(numel, i, nd, info), typename MakeSeq<K>::type{}, in...);
-        return;
-    }
+        if (i < numel) out[i] = apply_at(f, offsets_of<K>(numel, i, nd, info), Is{}, in...);
+    };
+    /* Candle's grid takes runs spaced only where rows hold whole runs and out
+     * is aligned for them: a misaligned run stores an element at a time,
+     * each store a sector a lane (H200, a transposed 16383x16385 u8 copy:
+     * 0.52x Candle's kernel so). Tested on the arguments first (an odd
+     * numel has odd rows), as any work before the element's own costs it
+     * (the same copy, an element a thread after the loads and tests of
+     * info: 0.90x of one at once). Tiles store misaligned rows coalesced. */
+    const bool spaced = global_stride() >= numel;
+    if (spaced && (few_runs<N>(numel) || numel % NR != 0 || !aligned_for<D, NR>(out))) return element();
     if constexpr (N == 1) { /* long libm calls (f64 erf): a decode an element, the least state (the walk spilled gfx9 SGPRs) */
         for (size_t i = global_id(); i < numel; i += global_stride())
-            out[i] = apply_at(f, offsets_of<K>(numel, i, nd, info), typename MakeSeq<K>::type{}, in...);
+            out[i] = apply_at(f, offsets_of<K>(numel, i, nd, info), Is{}, in...);
         return;
     }
     size_t step[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) step[k] = info[(k + 2) * nd - 1];
+    /* The operand that goes through tiles, or -1 */
+    int tiled = -1;
+    if constexpr (Moves<F>::value && N > 1 && N <= 4 && K <= 2) { /* the rule of loader/launch.c, tiled_transpose */
+        if (blockDim.x == kTileThreads && numel <= 0xFFFFFFFFull) { /* the same for the whole block */
+            if (transposed_operand<0>(nd, info) && (K == 1 || step[K - 1] <= 1)) tiled = 0;
+            else if (K == 2 && transposed_operand<K - 1>(nd, info) && step[0] <= 1) tiled = 1;
+        }
+    }
+    if (spaced && tiled < 0 && info[nd - 1] % NR != 0) return element();
+    Walk w;
     if (numel > 0xFFFFFFFFull) {
-        map_rows<size_t, NR>(numel, nd, info, step, out, f, in...);
+        if (walk_of<NR>(spaced, w)) map_rows<size_t, NR>(w, numel, nd, info, step, out, f, in...);
         return;
     }
-    if constexpr (Moves<F>::value && N > 1 && N <= 4 && K <= 2) { /* the rule of loader/launch.c, tiled_transpose */
-        if (blockDim.x == kTileThreads) { /* the same for the whole block */
-            using Is = typename MakeSeq<K>::type;
+    if constexpr (Moves<F>::value && N > 1 && N <= 4 && K <= 2) {
+        if (tiled >= 0) {
             __shared__ uint4 lds[(MaxTileBytes<N, S...>::value + 15) / 16]; /* one for either operand's tiles */
-            if (transposed_operand<0>(nd, info) && (K == 1 || step[K - 1] <= 1))
-                return map_tiles<N, 0>(lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
-            if constexpr (K == 2)
-                if (transposed_operand<1>(nd, info) && step[0] <= 1)
-                    return map_tiles<N, 1>(lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
+            if (!walk_of<N>(spaced, w)) return;
+            if (tiled == 0) return map_tiles<N, 0>(w, lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
+            if constexpr (K == 2) return map_tiles<N, 1>(w, lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
         }
     }
     if constexpr (K == 1 && N > 1)
-        if (transposed_input(nd, info)) return map_columns<N>((uint32_t)numel, nd, info, step, out, f, in...);
-    map_rows<uint32_t, NR>((uint32_t)numel, nd, info, step, out, f, in...);
+        if (transposed_input(nd, info)) {
+            if (walk_of<N>(spaced, w)) map_columns<N>(w, (uint32_t)numel, nd, info, step, out, f, in...);
+            return;
+        }
+    if (walk_of<NR>(spaced, w)) map_rows<uint32_t, NR>(w, (uint32_t)numel, nd, info, step, out, f, in...);
 }
+
+/* Runs of N elements from run w.first on, w.count apart, then the tail's
+ * elements by the first threads; Idx: uint32_t below 2^32 elements (1-3%
+ * faster than size_t under Candle's grid). */
+template <int N, class Idx, class D, class F, class... S>
+CRK_DEV void zip_walk(const Walk &w, Idx numel, D *out, F f, const S *...in) {
+    const Idx nvec = numel / N;
+    for (Idx v = (Idx)w.first; v < nvec; v += (Idx)w.count)
+        zip_packs<N>(out + (size_t)v * N, f, load_pack<S, N>(in + (size_t)v * N)...);
+    if (w.first < numel - nvec * N) {
+        const Idx i = nvec * N + (Idx)w.first;
+        out[i] = f(in[i]...);
+    }
+}
+
+/* Elements a run under Candle's grid: 32 bytes of the widest operand where
+ * it is 4 or 8 bytes, 16 where it is narrower (H200, spaced: cast f32 ->
+ * bf16 1.13 -> 1.24x Candle's kernel, affine 1.25 -> 1.38x with 32; copy
+ * bf16 1.37 -> 1.34x, gelu bf16 1.29 -> 1.28x). */
+template <int N, class D, class... S> struct SpacedRun {
+    static constexpr int value = N <= 4 ? 2 * N : N;
+};
 
 /* out[i] = f(in0[i], in1[i], ...) over contiguous operands, N elements per
  * step with wide accesses when every pointer is aligned for them. */
 template <int N, class D, class F, class... S>
 CRK_DEV void zip_contiguous(size_t numel, D *out, F f, const S *...in) {
     const size_t gid = global_id(), gs = global_stride();
-    if (gs >= numel) { /* a thread per element ("Launch shapes" above) */
-        if (gid < numel) out[gid] = f(in[gid]...);
+    auto aligned = [&]() { return aligned_for<D, N>(out) && (aligned_for<S, N>(in) && ...); };
+    if (gs >= numel) { /* "Launch shapes" above */
+        constexpr int R = SpacedRun<N, D, S...>::value;
+        Walk w;
+        if (few_runs<N>(numel) || !aligned()) {
+            if (gid < numel) out[gid] = f(in[gid]...);
+        } else if (walk_of<R>(true, w)) {
+            if (numel <= 0xFFFFFFFFull) zip_walk<R>(w, (uint32_t)numel, out, f, in...);
+            else zip_walk<R>(w, numel, out, f, in...);
+        }
         return;
     }
     size_t head = 0;
-    if (aligned_for<D, N>(out) && (aligned_for<S, N>(in) && ...)) {
+    if (aligned()) {
         const size_t nvec = numel / N;
         for (size_t v = gid; v < nvec; v += gs) zip_packs<N>(out + v * N, f, load_pack<S, N>(in + v * N)...);
         head = nvec * N;

@@ -48,13 +48,13 @@ template <class T> CRK_DEV void fill(T *buf, T value, size_t numel) {
 template <class T> CRK_DEV void const_set(size_t numel, size_t nd, const size_t *info, T v, T *out) {
     constexpr int N = 16 / sizeof(T);
     if (all_contiguous<1>(nd, info)) {
-        if (global_stride() >= numel) /* Candle's grid (one_per_thread) */
+        if (global_stride() >= numel) /* Candle's grid: a store alone keeps a thread an element ("Launch shapes", elementwise.h) */
             one_per_thread(numel, [&](auto i) { out[i] = v; });
         else
             zip_contiguous<N>(numel, out, [=]() { return v; });
         return;
     }
-    if (global_stride() >= numel) { /* a thread per element ("Launch shapes", elementwise.h) */
+    if (global_stride() >= numel) { /* Candle's grid: a thread an element (spaced runs: 1.00 -> 0.96x) */
         const size_t i = global_id();
         if (i < numel) out[offsets_of<1>(numel, i, nd, info).o[0]] = v;
         return;
@@ -79,16 +79,20 @@ CRK_DEV void copy2d(const T *src, T *dst, uint32_t d1, uint32_t d2, uint32_t src
     constexpr int N = 16 / sizeof(T);
     if (d1 == 0 || d2 == 0) return;
     const size_t n = (size_t)d1 * d2;
-    if (global_stride() >= n) { /* a thread per element ("Launch shapes", elementwise.h) */
+    const bool spaced = global_stride() >= n;
+    auto whole = [&]() { return ((d2 | src_s | dst_s) & (N - 1)) == 0 && aligned_for<T, N>(src) && aligned_for<T, N>(dst); };
+    if (spaced && (few_runs<N>(n) || !whole())) { /* "Launch shapes", elementwise.h (map_strided: whole runs) */
         one_per_thread(n, [&](auto idx) { /* 32-bit idx: Candle's division; offsets in 64 bits */
             const auto row = idx / d2, col = idx - row * d2;
             dst[(size_t)row * dst_s + col] = src[(size_t)row * src_s + col];
         });
         return;
     }
+    Walk w;
+    if (!walk_of<N>(spaced, w)) return;
     const size_t per_row = (d2 + N - 1) / N, nruns = (size_t)d1 * per_row;
     const bool narrow = nruns <= 0xFFFFFFFFull;
-    for (size_t run = global_id(); run < nruns; run += global_stride()) {
+    for (size_t run = w.first; run < nruns; run += w.count) {
         const size_t row = narrow ? (uint32_t)run / (uint32_t)per_row : run / per_row;
         const size_t col = (run - row * per_row) * N;
         const T *s = src + row * src_s + col;

@@ -17,10 +17,21 @@ struct Select {
 };
 template <> struct LoadsAt<Select> { static constexpr bool value = true; };
 
+/* Candle's grid (a thread an element) keeps a thread an element here: in
+ * spaced runs ("Launch shapes", elementwise.h) where lost (H200, 2^28:
+ * contiguous 1.07 -> 0.99x Candle's kernel, transposed 1.08 -> 1.01x;
+ * docs/runs/2026-11-29-h200-bench-elementwise.txt). */
 template <class C, class T>
 CRK_DEV void where_select(size_t numel, size_t nd, const size_t *info, const C *ids, const T *t,
                           const T *f, T *out) {
     constexpr int N = VecWidth<C, T>::value;
+    if (global_stride() >= numel) {
+        const size_t i = global_id();
+        if (i >= numel) return;
+        if (all_contiguous<3>(nd, info)) out[i] = Select{}(ids[i], t[i], f[i]);
+        else out[i] = apply_at(Select{}, offsets_of<3>(numel, i, nd, info), MakeSeq<3>::type{}, ids, t, f);
+        return;
+    }
     if (!all_contiguous<3>(nd, info)) {
         map_strided<N>(numel, nd, info, out, Select{}, ids, t, f);
         return;

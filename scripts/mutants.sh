@@ -76,6 +76,12 @@ spawn bcastrun 'badd_*' binary elementwise.h 's/const S v = \*p;/const S v = p[1
 spawn tilebar 'ucopy_f32' unary elementwise.h 's/^        block_barrier();$//'
 # transposed cast through tiles: a lane's run reads its tile row's values in swapped pairs
 spawn tilecol 'cast_f32_bf16' cast elementwise.h 's/r.v\[j\] = tr\[j\];/r.v[j] = tr[j ^ 1];/'
+# tiles: rows of odd length written one column short (their coalesced store loop)
+spawn tileodd 'ucopy_f32' unary elementwise.h 's/for (uint32_t j = lane; j < ncols; j += 32) dst\[j\]/for (uint32_t j = lane; j + 1 < ncols; j += 32) dst[j]/'
+# Candle's grid in spaced runs: each working block starts one run late (the grid's first run unwritten)
+spawn spacedrun 'ucopy_f32' unary elementwise.h 's/w = {(size_t)b \* blockDim.x + threadIdx.x, (size_t)nb/w = {(size_t)b * blockDim.x + threadIdx.x + 1, (size_t)nb/'
+# Candle's grid in spaced runs: the contiguous tail's last element unwritten
+spawn spacedtail 'ucopy_f32' unary elementwise.h 's/if (w.first < numel - nvec \* N) {/if (w.first + 1 < numel - nvec * N) {/'
 # cmp: ne is false on NaN (an ordered compare)
 spawn nenan 'ne_*' binary binary.h 's/m::cmpv(a) != m::cmpv(b)/m::cmpv(a) < m::cmpv(b) || m::cmpv(a) > m::cmpv(b)/'
 # binary: 16-bit maximum/minimum ignore NaN

@@ -224,6 +224,8 @@ static int lane_ops(ex_ctx *c)
     OP32(ISA_OP_v_mul_u32_u24, TY_B32, TY_B32, 0, (a & 0xFFFFFF) * (b & 0xFFFFFF))
     OP32(ISA_OP_v_mul_i32_i24, TY_B32, TY_B32, 0, (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)))
     OP32(ISA_OP_v_mul_hi_u32_u24, TY_B32, TY_B32, 0, (uint32_t)(((uint64_t)(a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 32))
+    OP32(ISA_OP_v_mul_hi_i32_i24, TY_B32, TY_B32, 0,
+         (uint32_t)(((int64_t)((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)) >> 32))
     OP32(ISA_OP_v_mad_u32_u24, TY_B32, TY_B32, TY_B32, (a & 0xFFFFFF) * (b & 0xFFFFFF) + cc)
     OP32(ISA_OP_v_mad_i32_i24, TY_B32, TY_B32, TY_B32, (uint32_t)(((int32_t)(a << 8) >> 8) * ((int32_t)(b << 8) >> 8)) + cc)
     OP32(ISA_OP_v_min_u32, TY_B32, TY_B32, 0, a < b ? a : b)

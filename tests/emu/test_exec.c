@@ -589,6 +589,38 @@ static void test_wave32(void)
     CHECK(w.exec == 0xffffffffull, "exec_lo = -1 keeps the high half 0: %llx", (unsigned long long)w.exec);
 }
 
+/* v_mul_hi_i32_i24: the high 32 bits of the signed 48-bit product of the
+ * operands' low 24 bits (clang uses it for index math of the spaced
+ * walk; encodings from llvm-mc-22). */
+static const uint8_t k_mulhi24_11[] = {
+    0x01,0x07,0x04,0x14, /* v_mul_hi_i32_i24_e32 v2, v1, v3 */
+    0xcc,0x06,0x08,0x14, /* v_mul_hi_i32_i24_e32 v4, -12, v3 */
+    0x00,0x00,0xb0,0xbf, /* s_endpgm */
+};
+static const uint8_t k_mulhi24_9[] = {
+    0x01,0x07,0x04,0x0e, /* v_mul_hi_i32_i24_e32 v2, v1, v3 */
+    0x00,0x00,0x81,0xbf, /* s_endpgm */
+};
+
+static void test_mulhi24(void)
+{
+    static const uint32_t a[] = {0x7fffff, 0x800000, 0xff800000u, 0x123456, 0xabcdef, 0, 0xffffff, 0x01000001};
+    static const uint32_t b[] = {0x7fffff, 0x7fffff, 0x800000, 0xfedcba, 0x345678, 0x7fffff, 0xffffff, 0x00ffffff};
+    for (int isa = 0; isa < 2; isa++) {
+        emu_wave w;
+        if (isa) wave(&w, EMU_GFX11, k_mulhi24_11, sizeof k_mulhi24_11);
+        else wave(&w, EMU_GFX9, k_mulhi24_9, sizeof k_mulhi24_9);
+        for (int l = 0; l < 64; l++) vgpr[1][l] = a[l % 8], vgpr[3][l] = b[l % 8];
+        if (run(&w))
+            return fails++, (void)0;
+        for (int l = 0; l < (isa ? 32 : 64); l++) {
+            const int64_t x = (int32_t)(a[l % 8] << 8) >> 8, y = (int32_t)(b[l % 8] << 8) >> 8;
+            CHECK(vgpr[2][l] == (uint32_t)((uint64_t)(x * y) >> 32), "mul_hi_i32_i24 lane %d: %08x", l, vgpr[2][l]);
+            if (isa) CHECK(vgpr[4][l] == (uint32_t)((uint64_t)(-12 * y) >> 32), "mul_hi_i32_i24 -12 lane %d", l);
+        }
+    }
+}
+
 /* gfx11 memory: s_load_b64, global load/store with saddr + offset, d16_hi. */
 static const uint8_t k_mem11[] = {
     0x80,0x00,0x04,0xf4,0x00,0x00,0x00,0xf8, /* s_load_b64 s[2:3], s[0:1], 0x0 */
@@ -1148,6 +1180,7 @@ int main(int argc, char **argv)
     test_exec();
     test_mem9();
     test_wave32();
+    test_mulhi24();
     test_mem11();
     test_pk();
     test_dot11();

@@ -29,14 +29,14 @@
 #include <time.h>
 
 /* Result row of a kernel under a launch shape: "unary", "unary@candle". */
-static const char *row_family(const crk_kernel_info *ki, int shape) {
+const char *row_family(const crk_kernel_info *ki, int shape) {
     static char buf[32];
     snprintf(buf, sizeof buf, "%s%s", ki->family, shape == SHAPE_CANDLE ? "@candle" : "");
     return buf;
 }
 
 /* The dtype a result row is filed under: the value dtype (where: t/f's). */
-static const char *result_dtype(const crk_kernel_info *ki) {
+const char *result_dtype(const crk_kernel_info *ki) {
     return crk_dtype_name((crk_dtype)(ki->family_id != CRK_FAMILY_TERNARY ? ki->dtypes[0] : ki->dtypes[1]));
 }
 
@@ -128,6 +128,7 @@ int main(int argc, char **argv) {
                     if (applies(&CASES[c], ki))
                         results_add(&res, row_family(ki, shape), result_dtype(ki), nogpu ? 2 : 1);
         }
+        run_spaced(&S, filter, nogpu ? 2 : 1);
         results_print(&res, "none", json);
         return nogpu ? 0 : 1;
     }
@@ -164,6 +165,8 @@ int main(int argc, char **argv) {
                 results_add(&res, row_family(ki, S.shape), result_dtype(ki), bad ? 1 : 0);
             }
     }
+    printf("-- Candle's grid in spaced runs (%lds)\n", (long)(time(NULL) - t0));
+    run_spaced(&S, filter, only == SHAPE_CRK ? 2 : 0);
     printf("-- huge tensors (%lds)\n", (long)(time(NULL) - t0));
     if (huge) run_huge(S.ctx, &S.rng, &res, filter);
     printf("-- done (%lds)\n", (long)(time(NULL) - t0));

@@ -54,6 +54,14 @@ int check_output(const crk_kernel_info *ki, const char *cname, crk_dtype dt, con
 /* A random poison byte, odd so that it is never a zero fill. */
 unsigned char poison_byte(suite_t *S);
 
+/* Result row of a kernel under a launch shape ("unary@candle"), and the
+ * dtype the row is filed under (numeric.c). */
+const char *row_family(const crk_kernel_info *ki, int shape);
+const char *result_dtype(const crk_kernel_info *ki);
+/* Candle's grid over launches of 2^21 runs and more (spaced.c): runs them,
+ * or with skip != 0 files each as that outcome (2 skipped, 1 failed). */
+int run_spaced(suite_t *S, const char *filter, int skip);
+
 /* A raw launch as a Candle backend makes it: args from the registry's
  * roles, the info buffer of layouts ls uploaded (NULL when every layout is
  * contiguous, unless always_info), `block` threads x ceil(work/block)
