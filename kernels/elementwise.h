@@ -20,12 +20,29 @@
 
 namespace crk {
 
-/* No early exit: the loads of dims and strides do not wait on each other's
- * compares (a per-block prologue of the reductions; one L2 latency, not
- * two a dim). */
-CRK_DEV bool is_contiguous(size_t nd, const size_t *dims, const size_t *strides) {
+/* Up to kFlatDims dims (most launches) the loads of dims and strides are
+ * issued at once, then compared: one L2 round trip. The loop below loads a
+ * stride behind its dim's compare (as Candle's early exit does) and waits
+ * on two a dim, which every thread of Candle's launch pays (SASS of
+ * ucopy_f32, sm_90: LDG dims -> ISETP -> @P LDG strides, a dim at a time).
+ * H200, Candle's launch, against its kernels: badd broadcast 1.36 -> 1.52x,
+ * ucopy_f32 transposed 4M elements 0.95 -> 1.01x. where keeps the loop
+ * (Flat = false): flat, its three checks cost 0.97 -> 0.91x contiguous
+ * (docs/runs/2026-11-29b-h200-prologue-experiments.txt). */
+constexpr size_t kFlatDims = 4;
+template <bool Flat = true> CRK_DEV bool is_contiguous(size_t nd, const size_t *dims, const size_t *strides) {
     size_t acc = 1;
     bool ok = true;
+    if (Flat && nd <= kFlatDims) {
+        size_t dv[kFlatDims], sv[kFlatDims];
+#pragma unroll
+        for (int d = 0; d < (int)kFlatDims; ++d)
+            if (d < (int)nd) dv[d] = dims[d], sv[d] = strides[d];
+#pragma unroll
+        for (int d = (int)kFlatDims - 1; d >= 0; --d)
+            if (d < (int)nd) ok &= (dv[d] <= 1) | (sv[d] == acc), acc *= dv[d];
+        return ok;
+    }
 #pragma unroll 4
     for (size_t d = nd; d-- > 0;) {
         ok &= dims[d] <= 1 || strides[d] == acc;
@@ -36,10 +53,10 @@ CRK_DEV bool is_contiguous(size_t nd, const size_t *dims, const size_t *strides)
 
 /* info == NULL (SlicePtrOrNull::Null), or each of the K stride sets after
  * dims is contiguous. */
-template <int K> CRK_DEV bool all_contiguous(size_t nd, const size_t *info) {
+template <int K, bool Flat = true> CRK_DEV bool all_contiguous(size_t nd, const size_t *info) {
     if (info == nullptr) return true;
     for (int k = 1; k <= K; ++k)
-        if (!is_contiguous(nd, info, info + k * nd)) return false;
+        if (!is_contiguous<Flat>(nd, info, info + k * nd)) return false;
     return true;
 }
 
@@ -240,7 +257,6 @@ template <int K> CRK_DEV Offsets<K> offsets_of(size_t numel, size_t i, size_t nd
  * elements, data in L2: copy 0.96 -> 0.83x spaced; 8M: 0.93 -> 1.21x). */
 constexpr size_t kSpacedRuns = (size_t)1 << 21;
 template <int N> CRK_DEV bool few_runs(size_t n) { return N == 1 || n / N < kSpacedRuns; }
-template <int N> CRK_DEV bool element_a_thread(size_t n) { return global_stride() >= n && few_runs<N>(n); }
 
 /* A thread's place in a walk over runs: thread `first` of `count` (its
  * step), in block `block` of `blocks`. libcrk's grids: every thread.
@@ -496,17 +512,29 @@ CRK_DEV void map_tiles(const Walk &w, void *lds, uint32_t numel, size_t nd, cons
     }
 }
 
+/* out[i] = f of the operands' elements at i's offsets, for the thread's i
+ * under a grid of a thread an element (Candle's). */
+template <class D, class F, class... S>
+CRK_DEV void strided_element(size_t numel, size_t nd, const size_t *info, D *out, const F &f, const S *...in) {
+    const size_t i = global_id();
+    if (i < numel) out[i] = apply_at(f, offsets_of<sizeof...(S)>(numel, i, nd, info), typename MakeSeq<sizeof...(S)>::type{}, in...);
+}
+
+/* Whether a launch of N elements a thread can go through tiles: f only
+ * moves values or takes one cheap op an element, with at most one other
+ * operand (the rule of loader/launch.c, tiled_transpose). */
+template <class F, int N, int K> struct TileRule {
+    static constexpr bool value = Moves<F>::value && N > 1 && N <= 4 && K <= 2;
+};
+
 /* out[i] = f(in0[o0], in1[o1], ...) over a strided launch (o: the
  * operands' offsets of element i), N elements per thread run, stored with
  * one wide store when the run is whole and aligned. */
 template <int N, int NR = N, class D, class F, class... S>
 CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, F f, const S *...in) {
     constexpr int K = sizeof...(S);
+    constexpr bool tile_rule = TileRule<F, N, K>::value;
     using Is = typename MakeSeq<K>::type;
-    auto element = [&]() { /* a thread an element ("Launch shapes" above) */
-        const size_t i = global_id();
-        if (i < numel) out[i] = apply_at(f, offsets_of<K>(numel, i, nd, info), Is{}, in...);
-    };
     /* Candle's grid takes runs spaced only where rows hold whole runs and out
      * is aligned for them: a misaligned run stores an element at a time,
      * each store a sector a lane (H200, a transposed 16383x16385 u8 copy:
@@ -515,43 +543,44 @@ CRK_DEV void map_strided(size_t numel, size_t nd, const size_t *info, D *out, F 
      * (the same copy, an element a thread after the loads and tests of
      * info: 0.90x of one at once). Tiles store misaligned rows coalesced. */
     const bool spaced = global_stride() >= numel;
-    if (spaced && (few_runs<N>(numel) || numel % NR != 0 || !aligned_for<D, NR>(out))) return element();
+    if (spaced && (few_runs<N>(numel) || numel % NR != 0 || !aligned_for<D, NR>(out)))
+        return strided_element(numel, nd, info, out, f, in...);
     if constexpr (N == 1) { /* long libm calls (f64 erf): a decode an element, the least state (the walk spilled gfx9 SGPRs) */
         for (size_t i = global_id(); i < numel; i += global_stride())
             out[i] = apply_at(f, offsets_of<K>(numel, i, nd, info), Is{}, in...);
-        return;
-    }
-    size_t step[K];
+    } else {
+        size_t step[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) step[k] = info[(k + 2) * nd - 1];
-    /* The operand that goes through tiles, or -1 */
-    int tiled = -1;
-    if constexpr (Moves<F>::value && N > 1 && N <= 4 && K <= 2) { /* the rule of loader/launch.c, tiled_transpose */
-        if (blockDim.x == kTileThreads && numel <= 0xFFFFFFFFull) { /* the same for the whole block */
-            if (transposed_operand<0>(nd, info) && (K == 1 || step[K - 1] <= 1)) tiled = 0;
-            else if (K == 2 && transposed_operand<K - 1>(nd, info) && step[0] <= 1) tiled = 1;
+        for (int k = 0; k < K; ++k) step[k] = info[(k + 2) * nd - 1];
+        /* The operand that goes through tiles, or -1 */
+        int tiled = -1;
+        if constexpr (tile_rule) {
+            if (blockDim.x == kTileThreads && numel <= 0xFFFFFFFFull) { /* the same for the whole block */
+                if (transposed_operand<0>(nd, info) && (K == 1 || step[K - 1] <= 1)) tiled = 0;
+                else if (K == 2 && transposed_operand<K - 1>(nd, info) && step[0] <= 1) tiled = 1;
+            }
         }
-    }
-    if (spaced && tiled < 0 && info[nd - 1] % NR != 0) return element();
-    Walk w;
-    if (numel > 0xFFFFFFFFull) {
-        if (walk_of<NR>(spaced, w)) map_rows<size_t, NR>(w, numel, nd, info, step, out, f, in...);
-        return;
-    }
-    if constexpr (Moves<F>::value && N > 1 && N <= 4 && K <= 2) {
-        if (tiled >= 0) {
-            __shared__ uint4 lds[(MaxTileBytes<N, S...>::value + 15) / 16]; /* one for either operand's tiles */
-            if (!walk_of<N>(spaced, w)) return;
-            if (tiled == 0) return map_tiles<N, 0>(w, lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
-            if constexpr (K == 2) return map_tiles<N, 1>(w, lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
-        }
-    }
-    if constexpr (K == 1 && N > 1)
-        if (transposed_input(nd, info)) {
-            if (walk_of<N>(spaced, w)) map_columns<N>(w, (uint32_t)numel, nd, info, step, out, f, in...);
+        if (spaced && tiled < 0 && info[nd - 1] % NR != 0) return strided_element(numel, nd, info, out, f, in...);
+        Walk w;
+        if (numel > 0xFFFFFFFFull) {
+            if (walk_of<NR>(spaced, w)) map_rows<size_t, NR>(w, numel, nd, info, step, out, f, in...);
             return;
         }
-    if (walk_of<NR>(spaced, w)) map_rows<uint32_t, NR>(w, (uint32_t)numel, nd, info, step, out, f, in...);
+        if constexpr (tile_rule) {
+            if (tiled >= 0) {
+                __shared__ uint4 lds[(MaxTileBytes<N, S...>::value + 15) / 16]; /* one for either operand's tiles */
+                if (!walk_of<N>(spaced, w)) return;
+                if (tiled == 0) return map_tiles<N, 0>(w, lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
+                if constexpr (K == 2) return map_tiles<N, 1>(w, lds, (uint32_t)numel, nd, info, out, f, Is{}, in...);
+            }
+        }
+        if constexpr (K == 1)
+            if (transposed_input(nd, info)) {
+                if (walk_of<N>(spaced, w)) map_columns<N>(w, (uint32_t)numel, nd, info, step, out, f, in...);
+                return;
+            }
+        if (walk_of<NR>(spaced, w)) map_rows<uint32_t, NR>(w, (uint32_t)numel, nd, info, step, out, f, in...);
+    }
 }
 
 /* Runs of N elements from run w.first on, w.count apart, then the tail's
@@ -569,11 +598,16 @@ CRK_DEV void zip_walk(const Walk &w, Idx numel, D *out, F f, const S *...in) {
 }
 
 /* Elements a run under Candle's grid: 32 bytes of the widest operand where
- * it is 4 or 8 bytes, 16 where it is narrower (H200, spaced: cast f32 ->
- * bf16 1.13 -> 1.24x Candle's kernel, affine 1.25 -> 1.38x with 32; copy
- * bf16 1.37 -> 1.34x, gelu bf16 1.29 -> 1.28x). */
-template <int N, class D, class... S> struct SpacedRun {
-    static constexpr int value = N <= 4 ? 2 * N : N;
+ * N elements fill 16 bytes of a 4- or 8-byte one, else N (H200, spaced:
+ * cast f32 -> bf16 1.13 -> 1.24x Candle's kernel, affine 1.25 -> 1.38x
+ * with 32; copy bf16 1.37 -> 1.34x, gelu bf16 1.29 -> 1.28x). Ops capped
+ * below 16 bytes (MaxVec: libm calls) keep their cap. */
+template <int N, int Widest> struct SpacedRun {
+    static constexpr int value = Widest >= 4 && N * Widest == 16 ? 2 * N : N;
+};
+template <class... T> struct WidestOf { static constexpr int value = 0; };
+template <class T0, class... T> struct WidestOf<T0, T...> {
+    static constexpr int value = (int)sizeof(T0) > WidestOf<T...>::value ? (int)sizeof(T0) : WidestOf<T...>::value;
 };
 
 /* out[i] = f(in0[i], in1[i], ...) over contiguous operands, N elements per
@@ -583,7 +617,7 @@ CRK_DEV void zip_contiguous(size_t numel, D *out, F f, const S *...in) {
     const size_t gid = global_id(), gs = global_stride();
     auto aligned = [&]() { return aligned_for<D, N>(out) && (aligned_for<S, N>(in) && ...); };
     if (gs >= numel) { /* "Launch shapes" above */
-        constexpr int R = SpacedRun<N, D, S...>::value;
+        constexpr int R = SpacedRun<N, WidestOf<D, S...>::value>::value;
         Walk w;
         if (few_runs<N>(numel) || !aligned()) {
             if (gid < numel) out[gid] = f(in[gid]...);

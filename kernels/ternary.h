@@ -7,9 +7,9 @@
 
 namespace crk {
 
-/* A run of unit or zero strides loads all three (wide loads); an element
- * alone, or a run read across rows (a sector an element), loads the chosen
- * one. H200: Candle's launch of a transposed where 0.89x Candle's kernel
+/* Select loads only the chosen value (at): the strided walks take where an
+ * element at a time (row_run), as a run of three wide loads spilled gfx9
+ * SGPRs. H200: Candle's launch of a transposed where 0.89x Candle's kernel
  * with both loaded, 1.08x with one; libcrk's 618 GB/s with both. */
 struct Select {
     template <class C, class T> CRK_DEV T operator()(C c, T a, T b) const { return c != 0 ? a : b; }
@@ -28,8 +28,8 @@ CRK_DEV void where_select(size_t numel, size_t nd, const size_t *info, const C *
     if (global_stride() >= numel) {
         const size_t i = global_id();
         if (i >= numel) return;
-        if (all_contiguous<3>(nd, info)) out[i] = Select{}(ids[i], t[i], f[i]);
-        else out[i] = apply_at(Select{}, offsets_of<3>(numel, i, nd, info), MakeSeq<3>::type{}, ids, t, f);
+        if (all_contiguous<3, false>(nd, info)) out[i] = Select{}(ids[i], t[i], f[i]);
+        else strided_element(numel, nd, info, out, Select{}, ids, t, f);
         return;
     }
     if (!all_contiguous<3>(nd, info)) {

@@ -100,10 +100,6 @@ template <class T> struct MaxVec<OpPowf, T> { static constexpr int value = 2; };
 /* f64 erf/normcdf/pow: ~40 64-bit constants each; one element per thread
  * keeps them in SGPRs without spills on gfx9. */
 template <> struct MaxVec<OpPowf, double> { static constexpr int value = 1; };
-/* gfx9-generic, 2 a thread: the 16-bit pow spilled 2 SGPRs once Candle's
- * grid took runs (crk verify); one a thread, as f64, keeps them. */
-template <> struct MaxVec<OpPowf, f16> { static constexpr int value = 1; };
-template <> struct MaxVec<OpPowf, bf16> { static constexpr int value = 1; };
 template <> struct MaxVec<OpErf, double> { static constexpr int value = 1; };
 template <> struct MaxVec<OpNormcdf, double> { static constexpr int value = 1; };
 template <> struct MaxVec<OpGeluErf, double> { static constexpr int value = 1; };

@@ -87,7 +87,7 @@ spawn nenan 'ne_*' binary binary.h 's/m::cmpv(a) != m::cmpv(b)/m::cmpv(a) < m::c
 # binary: 16-bit maximum/minimum ignore NaN
 spawn nanprop 'bmaximum_*' binary numeric.h 's/if (a.f() != a.f() || b.f() != b.f()) return H<S>{0x7FFF};//'
 # const_set: a strided view is written as if contiguous
-spawn setflat 'const_set_*' fill fill.h 's/out\[offsets_of<1>(numel, i, nd, info).o\[0\]\] = v;/out[i] = v;/; s/out\[c.o.o\[0\]\] = v;/out[i] = v;/'
+spawn setflat 'const_set_*' fill fill.h 's/out\[strided_offsets<1, uint32_t>((uint32_t)i, nd, info, info + nd).o\[0\]\] = v;/out[i] = v;/; s/out\[c.o.o\[0\]\] = v;/out[i] = v;/'
 # copy2d: each row copies one element too many
 spawn rowover 'copy2d_*' fill fill.h 's/col + j < d2; ++j/col + j <= d2; ++j/; s/dst\[row \* dst_s + col\] = src\[row \* src_s + col\];/dst[row * dst_s + col + (col + 1 == d2)] = src[row * src_s + col];/'
 # fill: the last element is left unwritten
