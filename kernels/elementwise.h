@@ -522,9 +522,17 @@ CRK_DEV void strided_element(size_t numel, size_t nd, const size_t *info, D *out
 
 /* Whether a launch of N elements a thread can go through tiles: f only
  * moves values or takes one cheap op an element, with at most one other
- * operand (the rule of loader/launch.c, tiled_transpose). */
+ * operand (the rule of loader/launch.c, tiled_transpose); runs of 2 to 4,
+ * or of 8 for two 2-byte operands (binary and cmp of bf16/f16/i16, which
+ * have no column walk: their row walk read a transposed operand at 20% of
+ * copy). */
+#if defined(__gfx9_generic__)
+constexpr bool kTiles8 = false; /* cmp i16 and bdiv_f16 through tiles of 8 used 8-16 bytes of scratch (crk verify) */
+#else
+constexpr bool kTiles8 = true;
+#endif
 template <class F, int N, int K> struct TileRule {
-    static constexpr bool value = Moves<F>::value && N > 1 && N <= 4 && K <= 2;
+    static constexpr bool value = Moves<F>::value && K <= 2 && ((N > 1 && N <= 4) || (kTiles8 && K == 2 && N == 8));
 };
 
 /* out[i] = f(in0[o0], in1[o1], ...) over a strided launch (o: the

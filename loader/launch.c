@@ -247,7 +247,8 @@ static size_t strided_blocks(const crk_ctx *ctx, size_t n, const crk_layout *mer
  * one dim up), any other operand stepping 0 or 1 along the last dim, and an
  * op that moves values or takes one cheap op an element with runs of at
  * most 4 values (ucopy, casts, affine, binary and cmp with a 4-byte or
- * wider operand, no fp8): their kernels go through shared-memory tiles
+ * wider operand, no fp8), or of 8 for binary and cmp of 2-byte operands
+ * (no column walk for two operands): their kernels go through shared-memory tiles
  * when launched with blocks of kTileThreads (kernels/elementwise.h,
  * map_tiles, the same rule), and want a few blocks an SM, each walking
  * many tiles with the next one's loads in flight (H200, 16384^2 at 8
@@ -271,7 +272,7 @@ static int tiled_transpose(const crk_ctx *ctx, const crk_kernel_info *ki, size_t
     if (transposed != 1 || !cheap) return 0;
     for (unsigned i = 0; i < ki->nparams; i++) /* fp8 converts in software: ALU-bound */
         if (ki->params[i].kind == CRK_ARG_PTR && ki->params[i].dtype == CRK_F8E4M3) return 0;
-    return widest_operand(ki) >= 4;
+    return widest_operand(ki) >= 4 || (n == 2 && widest_operand(ki) == 2);
 }
 
 /* Kernels of n input layouts sharing the first one's shape (unary, cast,

@@ -78,6 +78,8 @@ spawn tilebar 'ucopy_f32' unary elementwise.h 's/^        block_barrier();$//'
 spawn tilecol 'cast_f32_bf16' cast elementwise.h 's/r.v\[j\] = tr\[j\];/r.v[j] = tr[j ^ 1];/'
 # tiles: rows of odd length written one column short (their coalesced store loop)
 spawn tileodd 'ucopy_f32' unary elementwise.h 's/for (uint32_t j = lane; j < ncols; j += 32) dst\[j\]/for (uint32_t j = lane; j + 1 < ncols; j += 32) dst[j]/'
+# binary of 2-byte operands through tiles (runs of 8): the last column of a tile row not loaded
+spawn tilebin 'bmaximum_bf16' binary elementwise.h 's/if (c0 + g + groups \* j < last) next\[j\]/if (c0 + g + groups * j + 1 < last) next[j]/'
 # Candle's grid in spaced runs: each working block starts one run late (the grid's first run unwritten)
 spawn spacedrun 'ucopy_f32' unary elementwise.h 's/w = {(size_t)b \* blockDim.x + threadIdx.x, (size_t)nb/w = {(size_t)b * blockDim.x + threadIdx.x + 1, (size_t)nb/'
 # Candle's grid in spaced runs: the contiguous tail's last element unwritten
