@@ -80,6 +80,8 @@ spawn tilecol 'cast_f32_bf16' cast elementwise.h 's/r.v\[j\] = tr\[j\];/r.v[j] =
 spawn tileodd 'ucopy_f32' unary elementwise.h 's/for (uint32_t j = lane; j < ncols; j += 32) dst\[j\]/for (uint32_t j = lane; j + 1 < ncols; j += 32) dst[j]/'
 # binary of 2-byte operands through tiles (runs of 8): the last column of a tile row not loaded
 spawn tilebin 'bmaximum_bf16' binary elementwise.h 's/if (c0 + g + groups \* j < last) next\[j\]/if (c0 + g + groups * j + 1 < last) next[j]/'
+# is_contiguous's flat loads (up to 4 dims): dim 0's stride never compared (a [1,C] broadcast taken as contiguous)
+spawn flatdim0 'ucopy_f32' unary elementwise.h 's/            if (d < (int)nd) ok \&= (dv\[d\] <= 1) | (sv\[d\] == acc), acc \*= dv\[d\];/            if (d > 0 \&\& d < (int)nd) ok \&= (dv[d] <= 1) | (sv[d] == acc), acc *= dv[d];/'
 # Candle's grid in spaced runs: each working block starts one run late (the grid's first run unwritten)
 spawn spacedrun 'ucopy_f32' unary elementwise.h 's/w = {(size_t)b \* blockDim.x + threadIdx.x, (size_t)nb/w = {(size_t)b * blockDim.x + threadIdx.x + 1, (size_t)nb/'
 # Candle's grid in spaced runs: the contiguous tail's last element unwritten
