@@ -250,7 +250,8 @@ static size_t strided_blocks(const crk_ctx *ctx, size_t n, const crk_layout *mer
  * wider operand, no fp8), or of 8 for binary and cmp of 2-byte operands
  * (no column walk for two operands): their kernels go through shared-memory tiles
  * when launched with blocks of kTileThreads (kernels/elementwise.h,
- * map_tiles, the same rule), and want a few blocks an SM, each walking
+ * TileRule, the same rule, except that gfx9-generic objects walk rows for
+ * runs of 8: this grid then only sets their thread count), and want a few blocks an SM, each walking
  * many tiles with the next one's loads in flight (H200, 16384^2 at 8
  * blocks an SM: copy f32 2062 -> 3023 GB/s, badd f32 1532 -> 3747; a tile
  * a block 0.51-0.93x of the column walk). Other ops, and 8 or 16 values a
