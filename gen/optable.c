@@ -239,6 +239,9 @@ static const gen_op CONV_OPS[] = {
     F(conv1d, SIG_CONV1D),     F(conv2d, SIG_CONV2D),     F(conv_transpose1d, SIG_CONVT1D),
     F(conv_transpose2d, SIG_CONVT2D), F(im2col1d, SIG_IM2COL1D), F(im2col, SIG_IM2COL),
     F(col2im1d, SIG_COL2IM1D),
+    /* libcrk's row walks of im2col (kernels/conv.h unfold_rows), 64 registers */
+    {"crk_im2col1d_rows", "crk::im2col1d_rows", SIG_IM2COL1D, 0, NULL, 1},
+    {"crk_im2col_rows", "crk::im2col_rows", SIG_IM2COL, 0, NULL, 1},
 };
 static const gen_op POOL_OPS[] = {F(avg_pool2d, SIG_POOL), F(max_pool2d, SIG_POOL)};
 static const gen_op UPSAMPLE_OPS[] = {F(upsample_nearest2d, SIG_UPSAMPLE_NEAREST),
@@ -420,7 +423,7 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
     /* module conv: info_arrays 0 (conv's info holds two layouts, src's and
      * the kernel's, each with its own dims: kernels/conv.h) */
     [CRK_FAMILY_CONV] = {"conv", MOD_CONV, "conv.h", NULL, "", 0, 1, {DT_CONV}, SIG_CONV1D, OPS(CONV_OPS), "f8_e4m3",
-                         up_all, EW},
+                         up_not_ours, EW},
     [CRK_FAMILY_POOL] = {"pool", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_POOL, OPS(POOL_OPS), "f8_e4m3",
                          up_all, EW},
     [CRK_FAMILY_UPSAMPLE] = {"upsample", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_UPSAMPLE_NEAREST,

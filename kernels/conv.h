@@ -252,6 +252,22 @@ template <class T, class I> struct Unfold {
         kx = e % w_k, e /= w_k, ky = e % h_k, e /= h_k, c = e % c_in, e /= c_in;
         x = e % w_out, e /= w_out, y = e % h_out, b = e / h_out;
     }
+    /* Whether row (b, y, x)'s whole window lies inside the source (no
+     * padding read), and the source offset of (c, ky, kx) there. */
+    CRK_DEV bool inside() const {
+        const size_t py = (size_t)y * stride, px = (size_t)x * stride;
+        return py >= pad_h && py + (size_t)(h_k - 1) * dilation < h_in + pad_h && px >= pad_w &&
+               px + (size_t)(w_k - 1) * dilation < w_in + pad_w;
+    }
+    CRK_DEV size_t offset() const {
+        return (size_t)b * s_b + (size_t)c * s_c + ((size_t)y * stride + (size_t)ky * dilation - pad_h) * s_h +
+               ((size_t)x * stride + (size_t)kx * dilation - pad_w) * s_w;
+    }
+    /* Row l (an output position: b, y, x), element p of its c_in·h_k·w_k. */
+    CRK_DEV void seek_row(I l, I p) {
+        kx = p % w_k, p /= w_k, ky = p % h_k, c = p / h_k;
+        x = l % w_out, l /= w_out, y = l % h_out, b = l / h_out;
+    }
     CRK_DEV T value() const {
         const size_t py = (size_t)y * stride + (size_t)ky * dilation, px = (size_t)x * stride + (size_t)kx * dilation;
         if (py < pad_h || py >= h_in + pad_h || px < pad_w || px >= w_in + pad_w) return T{};
@@ -294,22 +310,132 @@ template <class F> CRK_DEV void for_slots(size_t slots, F f) {
 }
 
 /* The first n elements of dst in runs of 16 bytes, a run a thread in dst's
- * order. H200 (f16, 2x320x64x64 k3): 200 GB/s an element a thread with
- * 64-bit decodes, 288 so. Still far from copy: a run's loads cross channels
- * and rows (a sector a value). Column order (lanes on 32 rows' same run,
- * loads coalesced, as map_columns) halved it: its 16-byte stores a row
- * apart cost more than the loads it saved. A tile of the source in shared
- * memory is what is left to try. */
+ * order: Candle's kernels (its grid holds a thread a run and more). H200
+ * (f16, 2x320x64x64 k3): 200 GB/s an element a thread with 64-bit decodes,
+ * 288 so. A run's loads cross channels and rows (a sector a value: L1 95%
+ * busy in Nsight Compute), and a thread's decode (divisions, the bounds of
+ * each element) is most of what it executes. Under Candle's grid the row
+ * walk below lost (0.5-0.7x: the grid's threads are many, its runs few). */
 template <class T, class I> CRK_DEV void unfold(Unfold<T, I> u, T *dst, size_t n) {
     constexpr int N = 16 / (int)sizeof(T);
     for_slots((n + N - 1) / N, [&](size_t r) { unfold_run<N>(u, dst, r * N, n); });
 }
 
-/* Unfold's fields; I is with_index's type for dst's n elements. */
-template <class T>
+/* The row walk of libcrk's crk_im2col*_rows kernels. A row is an output
+ * position (b, y, x), its c_in·h_k·w_k elements contiguous in dst. A warp
+ * takes kRowsR runs of 32 / kRowsR consecutive rows: a load's lanes read 4
+ * spans of 8 source positions (coalesced) where the flat order read 32
+ * channels' sectors; a store writes 8 spans of 64 bytes. Each thread then
+ * walks up to kRowsM blocks of its row's runs, kRowsR runs apart (fewer
+ * where the grid has the threads: a small unfold spreads over the grid
+ * libcrk sizes for it): the decode is paid once and the window digits
+ * (c, ky, kx) step by kRowsR·N elements with two carries. Where the row's
+ * window lies inside the source (all but the padded edge), its values come
+ * from a cursor over the source's 32-bit offsets, an add a value; the edge
+ * rows test each element's bounds as Candle's kernel. 64 registers a
+ * thread (resident 1 in gen/optable.c). H200, 2x320x64x64 k3 under
+ * libcrk's grid: f16 352 -> 781 GB/s, f32 608 -> 1388 (the flat order in
+ * the same run); at 32 registers the walk spilled (591 and 943);
+ * docs/runs/2026-11-29c-h200-im2col-rows.txt. */
+constexpr uint32_t kRowsR = 4, kRowsM = 8;
+/* A run's elements: 16 bytes, but 8 u8 (16 took 16 bytes of scratch on
+ * gfx9-generic, whose 1024-thread blocks leave 64 VGPRs a lane). */
+template <class T> constexpr int kRowsRun = sizeof(T) == 1 ? 8 : 16 / (int)sizeof(T);
+
+/* dst[0 .. N): the run from window digits (u.c, u.ky, u.kx) of a row whose
+ * window lies inside the source at offset `base`: steps sw along kx, dh at
+ * kx's wrap, dc at ky's (modular: a step back is a wrap in uint32_t). */
+template <int N, class T>
+CRK_DEV void unfold_inside_run(const Unfold<T, uint32_t> &u, T *dst, uint32_t base, uint32_t sc, uint32_t sh,
+                               uint32_t sw, uint32_t dh, uint32_t dc) {
+    Pack<T, N> p;
+    uint32_t off = base + u.c * sc + u.ky * sh + u.kx * sw, kx = u.kx, ky = u.ky;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        p.v[j] = u.src[off];
+        const bool wx = ++kx == u.w_k;
+        kx = wx ? 0 : kx;
+        const bool wy = wx && ++ky == u.h_k;
+        ky = wy ? 0 : ky;
+        off += wy ? dc : wx ? dh : sw;
+    }
+    store_pack<T, N>(dst, p);
+}
+
+/* The row walk for n < 2^32 elements and source offsets below 2^32. */
+template <class T> CRK_DEV void unfold_rows(Unfold<T, uint32_t> u, T *dst, uint32_t n) {
+    using I = uint32_t;
+    constexpr int N = kRowsRun<T>;
+    constexpr I R = kRowsR, LB = 32 / R, S = (I)N * R;
+    const I row = u.c_in * u.h_k * u.w_k, runs = (row + N - 1) / N, blocks = (runs + R - 1) / R;
+    const I rows = n / row + (n % row != 0), lg = (rows + LB - 1) / LB;
+    /* M blocks of R runs a thread: the fewest the grid's warps allow, at
+     * most kRowsM (loader/launch_conv.c unfold_row_slots sizes the grid) */
+    const size_t warps = global_stride() / 32;
+    const I per = (I)(warps < 0xFFFFFFFFull ? warps : 0xFFFFFFFFull) / lg;
+    const I want = per ? (blocks + per - 1) / per : kRowsM, M = want < 1 ? 1 : want > kRowsM ? kRowsM : want;
+    const I chunks = (blocks + M - 1) / M;
+    const I sc = (I)u.s_c, sh = (I)(u.dilation * u.s_h), sw = (I)(u.dilation * u.s_w);
+    const I dh = sh - (u.w_k - 1) * sw, dc = sc - (u.h_k - 1) * sh - (u.w_k - 1) * sw;
+    const I skx = S % u.w_k, sky = S / u.w_k % u.h_k, sci = S / (u.w_k * u.h_k); /* S as window digits */
+    for_slots((size_t)lg * chunks * 32, [&](size_t s) {
+        const I g = (I)(s / 32), lane = (I)(s % 32), l = g / chunks * LB + lane / R;
+        I r = g % chunks * M * R + lane % R;
+        if (l >= rows || r >= runs) return;
+        u.seek_row(l, r * N);
+        const bool in_src = u.inside();
+        const I base = (I)((size_t)u.b * u.s_b + ((size_t)u.y * u.stride - u.pad_h) * u.s_h +
+                           ((size_t)u.x * u.stride - u.pad_w) * u.s_w);
+        T *const out = dst + (size_t)l * row;
+        const bool wide = aligned_for<T, N>(out);
+        for (I k = 0; k < M && r < runs; ++k, r += R) {
+            const I p0 = r * N, e0 = l * row + p0;
+            if (e0 >= n) return;
+            if (p0 + N <= row && N <= n - e0 && wide) {
+                if (in_src) {
+                    unfold_inside_run<N>(u, out + p0, base, sc, sh, sw, dh, dc);
+                } else {
+                    Unfold<T, I> v = u;
+                    Pack<T, N> p;
+#pragma unroll
+                    for (int j = 0; j < N; ++j) p.v[j] = v.value(), v.next();
+                    store_pack<T, N>(out + p0, p);
+                }
+            } else {
+                Unfold<T, I> v = u;
+                for (I e = e0; e - e0 < (I)N && e - l * row < row && e < n; ++e) dst[e] = v.value(), v.next();
+            }
+            u.kx += skx;
+            const I cx = u.kx >= u.w_k;
+            u.kx -= cx ? u.w_k : 0;
+            u.ky += sky + cx;
+            const I cy = u.ky >= u.h_k;
+            u.ky -= cy ? u.h_k : 0;
+            u.c += sci + cy;
+        }
+    });
+}
+
+/* Unfold's fields. Candle's kernels (Rows false): the flat order, I with
+ * with_index's type for dst's n elements. libcrk's (Rows): the row walk
+ * below 2^32 elements and source offsets, else the flat order in 64 bits. */
+template <bool Rows, class T>
 CRK_DEV void unfold_any(size_t n, size_t h_out, size_t w_out, size_t c_in, size_t h_k, size_t w_k, size_t stride,
                         size_t dilation, size_t pad_h, size_t pad_w, size_t h_in, size_t w_in, const size_t *ss,
-                        size_t s_h, size_t s_w, const T *src, T *dst) {
+                        size_t s_h, size_t s_w, const T *src, T *dst, size_t batch) {
+    if (Rows) {
+        /* the source's last offset */
+        const size_t span = (batch - 1) * ss[0] + (c_in - 1) * ss[1] + (h_in - 1) * s_h + (w_in - 1) * s_w;
+        if (n <= 0xFFFFFFFFull && span <= 0xFFFFFFFFull) {
+            using I = uint32_t;
+            return unfold_rows(Unfold<T, I>{(I)h_out, (I)w_out, (I)c_in, (I)h_k, (I)w_k, stride, dilation, pad_h,
+                                            pad_w, h_in, w_in, ss[0], ss[1], s_h, s_w, src},
+                               dst, (I)n);
+        }
+        return unfold(Unfold<T, size_t>{h_out, w_out, c_in, h_k, w_k, stride, dilation, pad_h, pad_w, h_in, w_in,
+                                        ss[0], ss[1], s_h, s_w, src},
+                      dst, n);
+    }
     with_index(n, [&](auto z) {
         using I = decltype(z);
         const Unfold<T, I> u{(I)h_out, (I)w_out, (I)c_in, (I)h_k, (I)w_k, stride, dilation, pad_h, pad_w,
@@ -321,24 +447,37 @@ CRK_DEV void unfold_any(size_t n, size_t h_out, size_t w_out, size_t c_in, size_
 /* src (b, c_in, l_in); dst (b, l_out, c_in, l_k) contiguous: Candle's
  * thread i of b·l_out·c_in (dst_numel) writes dst[i·l_k .. i·l_k + l_k);
  * here the same elements in runs. */
-template <class T>
+template <class T, bool Rows = false>
 CRK_DEV void im2col1d(size_t dst_numel, size_t l_out, size_t l_k, size_t stride, size_t padding, size_t dilation,
                       const size_t *info, const T *src, T *dst) {
     const size_t *sd = info, *ss = info + 3;
     const size_t c_in = sd[1], l_in = sd[2], rows = sd[0] * l_out * c_in;
     const size_t n = (dst_numel < rows ? dst_numel : rows) * l_k;
-    unfold_any(n, 1, l_out, c_in, 1, l_k, stride, dilation, 0, padding, 1, l_in, ss, 0, ss[2], src, dst);
+    unfold_any<Rows>(n, 1, l_out, c_in, 1, l_k, stride, dilation, 0, padding, 1, l_in, ss, 0, ss[2], src, dst, sd[0]);
 }
 
 /* src (b, c_in, h_in, w_in); dst (b, h_out, w_out, c_in, h_k, w_k); the
  * same stride, padding and dilation on h and w. */
-template <class T>
+template <class T, bool Rows = false>
 CRK_DEV void im2col(size_t dst_numel, size_t h_out, size_t w_out, size_t h_k, size_t w_k, size_t stride,
                     size_t padding, size_t dilation, const size_t *info, const T *src, T *dst) {
     const size_t *sd = info, *ss = info + 4;
     const size_t c_in = sd[1], h_in = sd[2], w_in = sd[3], all = sd[0] * h_out * w_out * c_in * h_k * w_k;
-    unfold_any(dst_numel < all ? dst_numel : all, h_out, w_out, c_in, h_k, w_k, stride, dilation, padding, padding,
-               h_in, w_in, ss, ss[2], ss[3], src, dst);
+    unfold_any<Rows>(dst_numel < all ? dst_numel : all, h_out, w_out, c_in, h_k, w_k, stride, dilation, padding,
+                     padding, h_in, w_in, ss, ss[2], ss[3], src, dst, sd[0]);
+}
+
+/* libcrk's crk_im2col1d_rows_<dt> and crk_im2col_rows_<dt>: the same
+ * parameters and elements, in the row walk (crk_im2col launches them). */
+template <class T>
+CRK_DEV void im2col1d_rows(size_t dst_numel, size_t l_out, size_t l_k, size_t stride, size_t padding,
+                           size_t dilation, const size_t *info, const T *src, T *dst) {
+    im2col1d<T, true>(dst_numel, l_out, l_k, stride, padding, dilation, info, src, dst);
+}
+template <class T>
+CRK_DEV void im2col_rows(size_t dst_numel, size_t h_out, size_t w_out, size_t h_k, size_t w_k, size_t stride,
+                         size_t padding, size_t dilation, const size_t *info, const T *src, T *dst) {
+    im2col<T, true>(dst_numel, h_out, w_out, h_k, w_k, stride, padding, dilation, info, src, dst);
 }
 
 /* src (b, l_in, c_out, k_size) contiguous, dst (b, c_out, l_out): the sum,

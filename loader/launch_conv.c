@@ -4,12 +4,14 @@
  * fits), sizes the output as Candle's ParamsConv*D do, packs the info
  * buffer from the views (start offsets applied to the pointers) and
  * launches a thread an output element in the registry's blocks
- * (crk_launch_items), except where the kernel writes runs (im2col,
- * upsample_nearest2d; the pools, two outputs): a thread a run, as the
+ * (crk_launch_items), except where the kernel writes runs
+ * (upsample_nearest2d; the pools, two outputs): a thread a run, as the
  * kernels take any grid (a thread an element left 7 of 8 f16 threads
- * idle: H200 upsample f16 598 -> 1700 GB/s, im2col f16 286 -> 466). */
+ * idle: H200 upsample f16 598 -> 1700 GB/s). crk_im2col launches libcrk's
+ * crk_im2col*_rows kernel of the dtype: a thread 8 runs of its row. */
 #include "error.h"
 #include "launch.h"
+#include <stdio.h>
 #include <string.h>
 
 /* The kernel, checked to be one of `ops` (NULL-terminated) of family fam. */
@@ -57,9 +59,22 @@ static crk_status launch(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, 
 
 /* The runs of up to `elems` elements that rows of `inner` elements take,
  * rows·ceil(inner / elems), as the kernels split them (kernels/conv.h:
- * unfold's 16 bytes, upsample_nearest2d's 32 bytes but 16 u8). */
+ * upsample_nearest2d's 32 bytes but 16 u8, the pools' pairs). */
 static size_t runs_of(size_t rows, size_t inner, size_t elems) {
     return rows * ((inner + elems - 1) / elems);
+}
+
+/* The threads of crk_im2col*_rows for n elements in rows of `row`, runs of
+ * `elems` (kernels/conv.h unfold_rows: warps of 4 runs of 8 rows, each
+ * thread up to 8 blocks of 4 runs of its row): 8 blocks a thread where
+ * that leaves two waves of 1024 threads an SM (the kernel's 64 registers),
+ * else as few as fill them; the kernel takes M from the grid. */
+static size_t unfold_row_slots(const crk_ctx *ctx, size_t n, size_t row, size_t elems) {
+    const size_t rows = (n + row - 1) / row, blocks = ((row + elems - 1) / elems + 3) / 4, lg = (rows + 7) / 8;
+    const size_t fill = ctx->gpu.sm_count > 0 ? (size_t)ctx->gpu.sm_count * 2048 : 1 << 18;
+    size_t m = 8;
+    while (m > 1 && lg * ((blocks + m - 1) / m) * 32 < fill) m /= 2;
+    return lg * ((blocks + m - 1) / m) * 32;
 }
 
 /* out = a · b · ..., refused on overflow. */
@@ -161,11 +176,11 @@ crk_status crk_conv(crk_ctx *ctx, crk_stream s, const char *name, const crk_layo
 
 crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       size_t k_h, size_t k_w, const crk_conv_params *p, void *dst, size_t *out_dims) {
-    static const char *const ops[] = {"im2col1d", "im2col", NULL};
+    static const char *const ops[] = {"im2col1d", "im2col", "crk_im2col1d_rows", "crk_im2col_rows", NULL};
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = conv_kernel(ctx, name, CRK_FAMILY_CONV, ops, "crk_im2col", &st);
     if (!ki) return st;
-    const int one = !strcmp(ki->op, "im2col1d");
+    const int one = strstr(ki->op, "im2col1d") != NULL;
     const size_t rank = one ? 3 : 4;
     size_t src_el, h_out, w_out = 1;
     if ((st = params_ok(name, p)) ||
@@ -190,8 +205,16 @@ crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const double s1[5] = {(double)h_out, (double)k_h, (double)p->stride, (double)p->padding, (double)p->dilation},
                  s2[7] = {(double)h_out, (double)w_out, (double)k_h, (double)k_w, (double)p->stride,
                           (double)p->padding, (double)p->dilation};
-    const size_t runs = runs_of(1, n, 16 / crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)));
-    return launch(ctx, s, ki, info, len, &a, one ? s1 : s2, one ? 5 : 7, runs);
+    /* Candle's kernel's elements through libcrk's row walk of the same
+     * parameters (a thread 8 runs of its row; kernels/conv.h unfold_rows) */
+    char rows_name[64];
+    snprintf(rows_name, sizeof rows_name, "crk_%s_rows_%s", one ? "im2col1d" : "im2col",
+             crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
+    const crk_kernel_info *rk = crk_kernel_find(rows_name);
+    if (!rk) return crk_fail(CRK_E_NOT_FOUND, "%s: libcrk's %s is missing from the registry", name, rows_name);
+    const size_t size = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)), elems = size == 1 ? 8 : 16 / size;
+    return launch(ctx, s, rk, info, len, &a, one ? s1 : s2, one ? 5 : 7,
+                  unfold_row_slots(ctx, n, c * k_h * (one ? 1 : k_w), elems));
 }
 
 crk_status crk_col2im1d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,

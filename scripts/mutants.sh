@@ -154,7 +154,13 @@ spawn padoff 'conv2d_u8' conv conv.h 's/if (sw < padding || sw >= w_in + padding
 # conv: the transposed convolution takes taps whose offset the stride does not divide
 spawn convtdiv 'conv_transpose1d_f32' conv conv.h 's/if (s < 0 || (uint64_t)s % stride) return -1;/if (s < 0) return -1;/'
 # conv: im2col1d zero-pads one position too few on the right (reads past the row)
-spawn im2colpad 'im2col1d_f16' conv conv.h 's/px >= w_in + pad_w) return T{};/px > w_in + pad_w) return T{};/'
+spawn im2colpad 'im2col1d_f16' conv conv.h 's/px >= w_in + pad_w) return T{};/px > w_in + pad_w) return T{};/' 'crk_im2col1d_rows_f16'
+# conv: libcrk's im2col row walk steps its window digits without ky's carry into the channel
+spawn rowcarry 'crk_im2col_rows_f32' conv conv.h 's/u.c += sci + cy;/u.c += sci;/'
+# conv: the row walk's source cursor does not step a row at kx's wrap
+spawn rowwrap 'crk_im2col_rows_f16' conv conv.h 's/off += wy ? dc : wx ? dh : sw;/off += wy ? dc : sw;/'
+# conv: a row whose window reaches one past the source's last row counts as inside (no zero padding read)
+spawn rowinside 'crk_im2col1d_rows_u8' conv conv.h 's/px + (size_t)(w_k - 1) \* dilation < w_in + pad_w;/px + (size_t)(w_k - 1) * dilation <= w_in + pad_w;/'
 # conv: col2im1d stops one kernel tap early
 spawn col2imtap 'col2im1d_u32' conv conv.h 's/li-- > 0 \&\& k0 < k_size;/li-- > 0 \&\& k0 + 1 < k_size;/'
 # pool: max_pool2d's window walks h along dims[2] and w along dims[3] (h/w swapped)

@@ -143,11 +143,17 @@ static void fill_conv(suite_t *S, crk_dtype dt, unsigned char *p, size_t n) {
     }
 }
 
-static int is_op(const crk_kernel_info *ki, const char *op) { return !strcmp(ki->op, op); }
+/* Candle's op of a kernel: libcrk's crk_im2col*_rows compute im2col*'s. */
+static const char *op_of(const crk_kernel_info *ki) {
+    if (!strcmp(ki->op, "crk_im2col1d_rows")) return "im2col1d";
+    if (!strcmp(ki->op, "crk_im2col_rows")) return "im2col";
+    return ki->op;
+}
+static int is_op(const crk_kernel_info *ki, const char *op) { return !strcmp(op_of(ki), op); }
 static int op_1d(const crk_kernel_info *ki) {
     return is_op(ki, "conv1d") || is_op(ki, "conv_transpose1d") || is_op(ki, "im2col1d") || is_op(ki, "col2im1d");
 }
-static int transposed(const crk_kernel_info *ki) { return !strncmp(ki->op, "conv_transpose", 14); }
+static int transposed(const crk_kernel_info *ki) { return !strncmp(op_of(ki), "conv_transpose", 14); }
 
 /* Output extent of a convolution (Candle's ParamsConv*D), 0 if none. */
 static size_t conv_out(size_t in, size_t k, const conv_case *c) {
@@ -184,7 +190,7 @@ static crk_layout layout_of(const ref_view *v, size_t rank, size_t off) {
 
 /* The kernel through libcrk's helper for its op. */
 static crk_status helper(suite_t *S, const crk_kernel_info *ki, const launch_plan *P, void *out) {
-    const char *op = ki->op;
+    const char *op = op_of(ki);
     size_t dims[6] = {0};
     crk_status st;
     if (!strcmp(op, "col2im1d")) return crk_col2im1d(S->ctx, NULL, ki->name, &P->src_l, S->dev[0], P->cp.stride, out);
@@ -281,7 +287,7 @@ int run_conv(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     P.src_l = layout_of(&sv, (size_t)rank, P.src_off);
     P.cp = (crk_conv_params){c->stride, c->pad, c->dil, c->out_pad};
     P.k_h = c->kh, P.k_w = kw;
-    if (!strncmp(ki->op, "im2col", 6)) {
+    if (!strncmp(op_of(ki), "im2col", 6)) {
         fill_inputs(ki, dt, 0, src + P.src_off * sz, P.src_span, &S->rng);
         pack_info(&P, &sv, NULL, (size_t)rank);
         const size_t ho = conv_out(c->h, c->kh, c), wo = one_d ? 1 : conv_out(w, kw, c);

@@ -3,7 +3,8 @@
  * not); a transposed cast of 2^26 elements through shared-memory tiles,
  * many a block; broadcast rows below 2^32 under libcrk's capped grid of
  * many runs a thread (badd_u8); the reductions' strided decode past 2^32 (fast_sum_u8)
- * and rope's pairs past 2^32 (rope_bf16). Skipped when the GPU lacks the
+ * and rope's pairs past 2^32 (rope_bf16); im2col_u8 and crk_im2col_rows_u8
+ * of a source whose offsets pass 2^32. Skipped when the GPU lacks the
  * memory. Elements are checked in full where the reference is a table or a
  * copy; uexp_f32 and the transposed cases check a random sample of 2^24
  * elements plus the first and last 2^20. */
@@ -239,6 +240,61 @@ done:
     return rc;
 }
 
+/* im2col_u8 k3 p1 of a (2, 3, 5, 7) source whose batch stride is 2^32 + 11
+ * (the second batch's offsets pass 2^32): libcrk's crk_im2col_rows_u8
+ * (its 64-bit fallback, the flat order) through crk_im2col, or Candle's
+ * im2col_u8 in for_num_elems(dst_el). Every output and a guard checked;
+ * the 4 GiB between the batches is never written here, nor may be read. */
+static int im2col_huge(crk_ctx *ctx, rng_t *r, int candle) {
+    const char *kernel = candle ? "im2col_u8" : "crk_im2col_rows_u8", *how = candle ? ", Candle's launch" : "";
+    enum { B = 2, C = 3, H = 5, W = 7, K = 3, N = B * H * W * C * K * K, PER = C * H * W };
+    const size_t sb = ((size_t)1 << 32) + 11, span = sb + PER;
+    unsigned char host[B * PER], want[N], got[N + GUARD];
+    void *d[2] = {0};
+    int rc = 2;
+    if (dev_alloc(ctx, &d[0], span, kernel) || dev_alloc(ctx, &d[1], N + GUARD, kernel)) goto done;
+    rc = 1;
+    fill_bytes(host, sizeof host, r);
+    if (crk_memcpy_htod(ctx, d[0], host, PER) || crk_memcpy_htod(ctx, (char *)d[0] + sb, host + PER, PER) ||
+        crk_memset(ctx, d[1], 0xA5, N + GUARD))
+        goto done;
+    const ref_view compact = {{B, C, H, W}, {PER, H * W, W, 1}};
+    ref_im2col(CRK_U8, host, &compact, H, W, K, K, 1, 1, 1, want);
+    crk_status st;
+    crk_layout l;
+    const size_t dims[4] = {B, C, H, W};
+    crk_layout_contiguous(&l, 4, dims);
+    l.strides[0] = sb;
+    if (candle) { /* (dst_numel, h_out, w_out, h_k, w_k, stride, padding, dilation, info, src, dst) */
+        const size_t sc[8] = {N, H, W, K, K, 1, 1, 1}, info[8] = {B, C, H, W, sb, H * W, W, 1};
+        void *dinfo = NULL;
+        if (dev_alloc(ctx, &dinfo, sizeof info, kernel)) goto done;
+        st = crk_memcpy_htod(ctx, dinfo, info, sizeof info);
+        void *args[11] = {(void *)&sc[0], (void *)&sc[1], (void *)&sc[2], (void *)&sc[3], (void *)&sc[4],
+                          (void *)&sc[5], (void *)&sc[6], (void *)&sc[7], &dinfo, &d[0], &d[1]};
+        const size_t sizes[11] = {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8};
+        const unsigned grid[3] = {(N + 1023) / 1024, 1, 1}, block[3] = {1024, 1, 1};
+        if (st == CRK_OK) st = crk_launch(ctx, NULL, kernel, grid, block, 0, args, sizes, 11);
+        if (st == CRK_OK) st = crk_synchronize(ctx);
+        crk_free(ctx, dinfo);
+    } else {
+        const crk_conv_params p = {1, 1, 1, 0};
+        st = crk_im2col(ctx, NULL, "im2col_u8", &l, d[0], K, K, &p, d[1], NULL);
+    }
+    if (st == CRK_OK) st = crk_synchronize(ctx);
+    if (st == CRK_OK) st = crk_memcpy_dtoh(ctx, got, d[1], N + GUARD);
+    if (st != CRK_OK) { printf("FAIL %s [huge%s]: %s\n", kernel, how, crk_last_error()); goto done; }
+    rc = 0;
+    for (size_t i = 0; i < N && !rc; i++)
+        if (got[i] != want[i]) printf("FAIL %s [huge%s] element %zu: %u, want %u\n", kernel, how, i, got[i], want[i]), rc = 1;
+    for (size_t g = N; g < N + GUARD && !rc; g++)
+        if (got[g] != 0xA5) printf("FAIL %s [huge%s]: wrote past the end\n", kernel, how), rc = 1;
+    if (!rc) printf("ok   %s [huge: source offsets past 2^32, batch stride 2^32 + 11, all checked%s]\n", kernel, how);
+done:
+    for (int i = 0; i < 2; i++) crk_free(ctx, d[i]);
+    return rc;
+}
+
 static void record(results_t *res, const char *kernel, int rc) {
     const crk_kernel_info *ki = crk_kernel_find(kernel);
     const int dt = ki->family_id != CRK_FAMILY_TERNARY ? ki->dtypes[0] : ki->dtypes[1];
@@ -400,6 +456,8 @@ int run_huge(crk_ctx *ctx, rng_t *rng, results_t *res, const char *filter) {
     if (WANTED("copy2d_u8"))
         for (int candle = 0; candle < 2; candle++)
             rc = copy2d_huge(ctx, rng, 65537, 65540, candle), record(res, "copy2d_u8", rc), failed += rc == 1;
+    if (WANTED("crk_im2col_rows_u8")) rc = im2col_huge(ctx, rng, 0), record(res, "crk_im2col_rows_u8", rc), failed += rc == 1;
+    if (WANTED("im2col_u8")) rc = im2col_huge(ctx, rng, 1), record(res, "im2col_u8", rc), failed += rc == 1;
 #undef WANTED
     return failed;
 }
