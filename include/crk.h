@@ -349,7 +349,9 @@ crk_status crk_conv(crk_ctx *ctx, crk_stream s, const char *name, const crk_layo
                     size_t *out_dims);
 /* im2col1d_: src (b, c_in, l), dst (b, l_out, c_in, k_h) (k_w unused);
  * im2col_: src (b, c_in, h, w), dst (b, h_out, w_out, c_in, k_h, k_w);
- * zeros where the window leaves the input. out_dims: 4 or 6 entries. */
+ * zeros where the window leaves the input. out_dims: 4 or 6 entries. name
+ * is Candle's kernel (or libcrk's crk_im2col*_rows_<dt>); the helper runs
+ * libcrk's crk_im2col*_rows_<dt> of its dtype, the same values. */
 crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       size_t k_h, size_t k_w, const crk_conv_params *p, void *dst, size_t *out_dims);
 /* col2im1d_: src (b, l_in, c_out, k) contiguous, dst (b, c_out, (l_in -

@@ -1,7 +1,8 @@
 /* conv.h — module "conv" (fact sheet §4.14–§4.16): the direct convolutions
  * conv1d_, conv2d_, conv_transpose1d_, conv_transpose2d_; im2col1d_,
  * im2col_, col2im1d_; max_pool2d_, avg_pool2d_; upsample_nearest2d_,
- * upsample_bilinear2d_, for u8 u32 bf16 f16 f32 f64.
+ * upsample_bilinear2d_, for u8 u32 bf16 f16 f32 f64; and libcrk's own
+ * crk_im2col1d_rows_ and crk_im2col_rows_ (crk_im2col's row walk).
  *
  * Each output element is computed as upstream computes it, in its order:
  * - conv*: accumulate in A (f32 for 16-bit and f32, f64 for f64, u8/u32 in
@@ -341,14 +342,21 @@ constexpr uint32_t kRowsR = 4, kRowsM = 8;
 /* A run's elements: 16 bytes, but 8 u8 (16 took 16 bytes of scratch on
  * gfx9-generic, whose 1024-thread blocks leave 64 VGPRs a lane). */
 template <class T> constexpr int kRowsRun = sizeof(T) == 1 ? 8 : 16 / (int)sizeof(T);
+/* Runs in pairs (below), but one at a time for u8 (a pair spilled SGPRs on
+ * gfx908) and, on gfx9-generic, 16-bit values (a pair took 24 bytes of
+ * scratch): crk verify. */
+#if defined(__gfx9_generic__)
+template <class T> constexpr bool kRowsPairs = sizeof(T) > 2;
+#else
+template <class T> constexpr bool kRowsPairs = sizeof(T) > 1;
+#endif
 
-/* dst[0 .. N): the run from window digits (u.c, u.ky, u.kx) of a row whose
- * window lies inside the source at offset `base`: steps sw along kx, dh at
- * kx's wrap, dc at ky's (modular: a step back is a wrap in uint32_t). */
+/* The N values from window digits (u.c, u.ky, u.kx) of a row whose window
+ * lies inside the source at offset `base`: steps sw along kx, dh at kx's
+ * wrap, dc at ky's (modular: a step back is a wrap in uint32_t). */
 template <int N, class T>
-CRK_DEV void unfold_inside_run(const Unfold<T, uint32_t> &u, T *dst, uint32_t base, uint32_t sc, uint32_t sh,
-                               uint32_t sw, uint32_t dh, uint32_t dc) {
-    Pack<T, N> p;
+CRK_DEV void unfold_gather(const Unfold<T, uint32_t> &u, Pack<T, N> &p, uint32_t base, uint32_t sc, uint32_t sh,
+                           uint32_t sw, uint32_t dh, uint32_t dc) {
     uint32_t off = base + u.c * sc + u.ky * sh + u.kx * sw, kx = u.kx, ky = u.ky;
 #pragma unroll
     for (int j = 0; j < N; ++j) {
@@ -359,7 +367,6 @@ CRK_DEV void unfold_inside_run(const Unfold<T, uint32_t> &u, T *dst, uint32_t ba
         ky = wy ? 0 : ky;
         off += wy ? dc : wx ? dh : sw;
     }
-    store_pack<T, N>(dst, p);
 }
 
 /* The row walk for n < 2^32 elements and source offsets below 2^32. */
@@ -388,30 +395,52 @@ template <class T> CRK_DEV void unfold_rows(Unfold<T, uint32_t> u, T *dst, uint3
                            ((size_t)u.x * u.stride - u.pad_w) * u.s_w);
         T *const out = dst + (size_t)l * row;
         const bool wide = aligned_for<T, N>(out);
-        for (I k = 0; k < M && r < runs; ++k, r += R) {
+        const auto step = [&](Unfold<T, I> &w) {
+            w.kx += skx;
+            const I cx = w.kx >= w.w_k;
+            w.kx -= cx ? w.w_k : 0;
+            w.ky += sky + cx;
+            const I cy = w.ky >= w.h_k;
+            w.ky -= cy ? w.h_k : 0;
+            w.c += sci + cy;
+        };
+        for (I k = 0; k < M && r < runs;) {
             const I p0 = r * N, e0 = l * row + p0;
             if (e0 >= n) return;
+            const I p1 = p0 + R * N;
+            if (kRowsPairs<T> && in_src && wide && k + 1 < M && r + R < runs && p1 + N <= row &&
+                R * N + N <= n - e0) {
+                /* two runs' loads before either store: a thread's runs were
+                 * latency-bound (Nsight Compute: 2 eligible warps a
+                 * scheduler at 64 registers), pairs 1.04-1.21x */
+                Unfold<T, I> v = u;
+                step(v);
+                Pack<T, N> a, b;
+                unfold_gather<N>(u, a, base, sc, sh, sw, dh, dc);
+                unfold_gather<N>(v, b, base, sc, sh, sw, dh, dc);
+                store_pack<T, N>(out + p0, a);
+                store_pack<T, N>(out + p1, b);
+                u = v;
+                step(u);
+                k += 2, r += 2 * R;
+                continue;
+            }
             if (p0 + N <= row && N <= n - e0 && wide) {
+                Pack<T, N> p;
                 if (in_src) {
-                    unfold_inside_run<N>(u, out + p0, base, sc, sh, sw, dh, dc);
+                    unfold_gather<N>(u, p, base, sc, sh, sw, dh, dc);
                 } else {
                     Unfold<T, I> v = u;
-                    Pack<T, N> p;
 #pragma unroll
                     for (int j = 0; j < N; ++j) p.v[j] = v.value(), v.next();
-                    store_pack<T, N>(out + p0, p);
                 }
+                store_pack<T, N>(out + p0, p);
             } else {
                 Unfold<T, I> v = u;
                 for (I e = e0; e - e0 < (I)N && e - l * row < row && e < n; ++e) dst[e] = v.value(), v.next();
             }
-            u.kx += skx;
-            const I cx = u.kx >= u.w_k;
-            u.kx -= cx ? u.w_k : 0;
-            u.ky += sky + cx;
-            const I cy = u.ky >= u.h_k;
-            u.ky -= cy ? u.h_k : 0;
-            u.c += sci + cy;
+            step(u);
+            ++k, r += R;
         }
     });
 }

@@ -156,7 +156,7 @@ spawn convtdiv 'conv_transpose1d_f32' conv conv.h 's/if (s < 0 || (uint64_t)s % 
 # conv: im2col1d zero-pads one position too few on the right (reads past the row)
 spawn im2colpad 'im2col1d_f16' conv conv.h 's/px >= w_in + pad_w) return T{};/px > w_in + pad_w) return T{};/' 'crk_im2col1d_rows_f16'
 # conv: libcrk's im2col row walk steps its window digits without ky's carry into the channel
-spawn rowcarry 'crk_im2col_rows_f32' conv conv.h 's/u.c += sci + cy;/u.c += sci;/'
+spawn rowcarry 'crk_im2col_rows_f32' conv conv.h 's/w.c += sci + cy;/w.c += sci;/'
 # conv: the row walk's source cursor does not step a row at kx's wrap
 spawn rowwrap 'crk_im2col_rows_f16' conv conv.h 's/off += wy ? dc : wx ? dh : sw;/off += wy ? dc : sw;/'
 # conv: a row whose window reaches one past the source's last row counts as inside (no zero padding read)
