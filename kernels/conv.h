@@ -254,15 +254,15 @@ template <class T, class I> struct Unfold {
         x = e % w_out, e /= w_out, y = e % h_out, b = e / h_out;
     }
     /* Whether row (b, y, x)'s whole window lies inside the source (no
-     * padding read), and the source offset of (c, ky, kx) there. */
+     * padding read), and the source offset of its window's corner there
+     * (modular: outside the source it wraps). */
     CRK_DEV bool inside() const {
         const size_t py = (size_t)y * stride, px = (size_t)x * stride;
         return py >= pad_h && py + (size_t)(h_k - 1) * dilation < h_in + pad_h && px >= pad_w &&
                px + (size_t)(w_k - 1) * dilation < w_in + pad_w;
     }
-    CRK_DEV size_t offset() const {
-        return (size_t)b * s_b + (size_t)c * s_c + ((size_t)y * stride + (size_t)ky * dilation - pad_h) * s_h +
-               ((size_t)x * stride + (size_t)kx * dilation - pad_w) * s_w;
+    CRK_DEV size_t row_base() const {
+        return (size_t)b * s_b + ((size_t)y * stride - pad_h) * s_h + ((size_t)x * stride - pad_w) * s_w;
     }
     /* Row l (an output position: b, y, x), element p of its c_in·h_k·w_k. */
     CRK_DEV void seek_row(I l, I p) {
@@ -391,8 +391,7 @@ template <class T> CRK_DEV void unfold_rows(Unfold<T, uint32_t> u, T *dst, uint3
         if (l >= rows || r >= runs) return;
         u.seek_row(l, r * N);
         const bool in_src = u.inside();
-        const I base = (I)((size_t)u.b * u.s_b + ((size_t)u.y * u.stride - u.pad_h) * u.s_h +
-                           ((size_t)u.x * u.stride - u.pad_w) * u.s_w);
+        const I base = (I)u.row_base();
         T *const out = dst + (size_t)l * row;
         const bool wide = aligned_for<T, N>(out);
         const auto step = [&](Unfold<T, I> &w) {
