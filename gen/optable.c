@@ -243,7 +243,12 @@ static const gen_op CONV_OPS[] = {
     {"crk_im2col1d_rows", "crk::im2col1d_rows", SIG_IM2COL1D, 0, NULL, 1},
     {"crk_im2col_rows", "crk::im2col_rows", SIG_IM2COL, 0, NULL, 1},
 };
-static const gen_op POOL_OPS[] = {F(avg_pool2d, SIG_POOL), F(max_pool2d, SIG_POOL)};
+static const gen_op POOL_OPS[] = {
+    F(avg_pool2d, SIG_POOL), F(max_pool2d, SIG_POOL),
+    /* libcrk's runs of outputs from registers (kernels/conv.h pool_rows), 64 registers */
+    {"crk_avg_pool2d_rows", "crk::avg_pool2d_rows", SIG_POOL, 0, NULL, 1},
+    {"crk_max_pool2d_rows", "crk::max_pool2d_rows", SIG_POOL, 0, NULL, 1},
+};
 static const gen_op UPSAMPLE_OPS[] = {F(upsample_nearest2d, SIG_UPSAMPLE_NEAREST),
                                       F(upsample_bilinear2d, SIG_UPSAMPLE_BILINEAR)};
 #undef F
@@ -425,7 +430,7 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_CONV] = {"conv", MOD_CONV, "conv.h", NULL, "", 0, 1, {DT_CONV}, SIG_CONV1D, OPS(CONV_OPS), "f8_e4m3",
                          up_not_ours, EW},
     [CRK_FAMILY_POOL] = {"pool", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_POOL, OPS(POOL_OPS), "f8_e4m3",
-                         up_all, EW},
+                         up_not_ours, EW},
     [CRK_FAMILY_UPSAMPLE] = {"upsample", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_UPSAMPLE_NEAREST,
                              OPS(UPSAMPLE_OPS), "f8_e4m3", up_all, EW},
     [CRK_FAMILY_DEQUANTIZE] = {"dequantize", MOD_QUANTIZED, "quantized.h", "crk::dequantize_block", "dequantize_block_",

@@ -362,7 +362,10 @@ crk_status crk_col2im1d(crk_ctx *ctx, crk_stream s, const char *name, const crk_
 /* avg_pool2d_, max_pool2d_: src (b, c, h, w), k_h x k_w windows at
  * strides s_h, s_w, no padding; dst (b, c, (h - k_h)/s_h + 1, (w - k_w)/s_w
  * + 1). avg divides by the whole window (u8 sums wrap in u8); max follows
- * Candle's NaN rules (f32/f64 ignore NaN, f16/bf16 propagate it). */
+ * Candle's NaN rules (f32/f64 ignore NaN, f16/bf16 propagate it). name
+ * is Candle's kernel (or libcrk's crk_{avg,max}_pool2d_rows_<dt>); the
+ * helper runs libcrk's crk_{avg,max}_pool2d_rows_<dt> of its dtype, the
+ * same values. */
 crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       size_t k_h, size_t k_w, size_t s_h, size_t s_w, void *dst);
 /* upsample_nearest2d_ (align_corners 0, no scale factors) and

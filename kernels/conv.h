@@ -2,7 +2,8 @@
  * conv1d_, conv2d_, conv_transpose1d_, conv_transpose2d_; im2col1d_,
  * im2col_, col2im1d_; max_pool2d_, avg_pool2d_; upsample_nearest2d_,
  * upsample_bilinear2d_, for u8 u32 bf16 f16 f32 f64; and libcrk's own
- * crk_im2col1d_rows_ and crk_im2col_rows_ (crk_im2col's row walk).
+ * crk_im2col1d_rows_ and crk_im2col_rows_ (crk_im2col's row walk),
+ * crk_avg_pool2d_rows_ and crk_max_pool2d_rows_ (crk_pool2d's runs).
  *
  * Each output element is computed as upstream computes it, in its order:
  * - conv*: accumulate in A (f32 for 16-bit and f32, f64 for f64, u8/u32 in
@@ -618,32 +619,167 @@ CRK_DEV double avg_scale(double d, float s) { return d * (double)s; }
 CRK_DEV float avg_scale(uint8_t d, float s) { return mul_rn((float)d, s); }
 CRK_DEV float avg_scale(uint32_t d, float s) { return mul_rn((float)d, s); }
 
+/* A pool as a fold in upstream's order (w outer, h inner): d = init(),
+ * then d = step(d, x, first) for each window value (first: the window's
+ * (0, 0)), then out(d); op(win) folds a whole window (win.at(wo, ho),
+ * win.wk x win.hk). pool_rows folds a run's windows a source row at a
+ * time with the same steps. */
+template <class Op> struct PoolFold {
+    template <class W> CRK_DEV auto operator()(const W &win) const {
+        const Op &op = static_cast<const Op &>(*this);
+        auto d = op.init();
+        for (size_t wo = 0; wo < win.wk; ++wo) /* unrolled when Fixed */
+            for (size_t ho = 0; ho < win.hk; ++ho) d = op.step(d, win.at(wo, ho), (wo | ho) == 0);
+        return op.out(d);
+    }
+};
+template <class T> struct AvgPool : PoolFold<AvgPool<T>> {
+    using R = Acc<T>;
+    float scale; /* float(1/(w_k·h_k)): the whole window, as upstream */
+    CRK_DEV typename R::A init() const { return 0; }
+    CRK_DEV typename R::A step(typename R::A d, T x, bool) const { return d + R::in(x); }
+    CRK_DEV T out(typename R::A d) const { return Conv<T>::from_f(avg_scale(d, scale)); }
+};
+template <class T> CRK_DEV AvgPool<T> avg_pool(size_t w_k, size_t h_k) {
+    AvgPool<T> op;
+    op.scale = (float)(1.0 / (double)(w_k * h_k));
+    return op;
+}
+/* the window's first value, then maxg (Candle's NaN rules) */
+template <class T> struct MaxPool : PoolFold<MaxPool<T>> {
+    using R = Arith<T>;
+    CRK_DEV typename R::A init() const { return typename R::A{}; }
+    CRK_DEV typename R::A step(typename R::A d, T x, bool first) const {
+        return first ? R::in(x) : m::maxg(d, R::in(x));
+    }
+    CRK_DEV T out(typename R::A d) const { return R::out(d); }
+};
+
 template <class T>
 CRK_DEV void avg_pool2d(size_t src_numel, size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
                         const size_t *info, const T *src, T *dst) {
     (void)src_numel;
-    const float scale = (float)(1.0 / (double)(w_k * h_k));
-    using R = Acc<T>;
-    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const auto &win) {
-        typename R::A d = 0;
-        for (size_t wo = 0; wo < win.wk; ++wo) /* unrolled when Fixed */
-            for (size_t ho = 0; ho < win.hk; ++ho) d = d + R::in(win.at(wo, ho));
-        dst[i] = Conv<T>::from_f(avg_scale(d, scale));
-    });
+    const AvgPool<T> op = avg_pool<T>(w_k, h_k);
+    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const auto &win) { dst[i] = op(win); });
 }
 
 template <class T>
 CRK_DEV void max_pool2d(size_t src_numel, size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
                         const size_t *info, const T *src, T *dst) {
     (void)src_numel;
-    using R = Arith<T>;
-    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const auto &win) {
-        typename R::A d = R::in(win.at(0, 0));
-        for (size_t wo = 0; wo < win.wk; ++wo) /* unrolled when Fixed */
-            for (size_t ho = 0; ho < win.hk; ++ho)
-                if (wo | ho) d = m::maxg(d, R::in(win.at(wo, ho)));
-        dst[i] = R::out(d);
-    });
+    pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const auto &win) { dst[i] = MaxPool<T>{}(win); });
+}
+
+/* libcrk's crk_{avg,max}_pool2d_rows kernels (crk_pool2d launches them).
+ * For the pools of vision models (2x2 stride 2, 3x3 stride 2 or 3) over a
+ * source contiguous along h, a thread takes a run of kRowsRun<T> outputs
+ * along h (16 bytes; 8 u8): it reads each window row's span of the run,
+ * (R - 1)·S + K values, in 16-byte loads when the span is aligned and
+ * whole inside the source row (else one value at a time, clamped to the
+ * row), and folds it into each output of the run (the same steps in the
+ * same order as a window a thread), then stores the run in one piece when
+ * aligned. Consecutive lanes take consecutive runs of a row. Other pools,
+ * strided h and sources past 32-bit offsets: pool_each. The pair path
+ * of pool_each issued a load a window value and decoded every pair
+ * (H200, bf16 at half f32's GB/s: instruction-bound). 64 registers
+ * (resident 1 in gen/optable.c). H200, 8x64x112x112 under libcrk's
+ * grid: max f32 k2 s2 2008 -> 2198 GB/s, k3 s2 1383 -> 1868, bf16 k2 s2
+ * 1107 -> 1548, k3 s2 807 -> 954; the rows rolled (a row's span live at
+ * a time) 0.92-0.99x, and at 32 registers 0.52-0.92x
+ * (docs/runs/2026-11-29d-h200-pool-rows.txt). */
+template <int K, int S> struct PoolShape {
+    static constexpr int k = K, s = S;
+};
+/* f(PoolShape) for the square pools the runs take; false for others. */
+template <class F> CRK_DEV bool with_pool_shape(size_t w_k, size_t h_k, size_t h_stride, F f) {
+    if (w_k != h_k) return false;
+    if (w_k == 2 && h_stride == 2) return f(PoolShape<2, 2>{}), true;
+    if (w_k == 3 && h_stride == 2) return f(PoolShape<3, 2>{}), true;
+    if (w_k == 3 && h_stride == 3) return f(PoolShape<3, 3>{}), true;
+    return false;
+}
+
+/* The runs on AMD for 32- and 64-bit types only: clang keeps each 16-bit
+ * and u8 value of a span in a VGPR of its own, and the 16-bit and u8 runs
+ * took 96-132 bytes of scratch on gfx9-generic (64 VGPRs a lane at 1024
+ * threads, the rows rolled); those take pool_each's pairs there. */
+#if CRK_AMD
+template <class T> constexpr bool kPoolRows = sizeof(T) >= 4;
+#else
+template <class T> constexpr bool kPoolRows = true;
+#endif
+
+template <class T, class Op>
+CRK_DEV void pool_rows(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride, const size_t *info, const T *src,
+                       T *dst, Op op) {
+    const size_t *sd = info, *ss = info + 4, c = sd[1], w_in = sd[2], h_in = sd[3];
+    const auto each = [&] {
+        pool_each(w_k, h_k, w_stride, h_stride, info, src, [&](size_t i, const auto &win) { dst[i] = op(win); });
+    };
+    if (w_stride == 0 || h_stride == 0 || w_k > w_in || h_k > h_in) return;
+    const size_t w_out = (w_in - w_k) / w_stride + 1, h_out = (h_in - h_k) / h_stride + 1;
+    const size_t n = sd[0] * c * w_out * h_out;
+    if (n == 0) return;
+    const size_t reach = (sd[0] - 1) * ss[0] + (c - 1) * ss[1] + (w_in - 1) * ss[2] + (h_in - 1) * ss[3];
+    if (ss[3] != 1 || n > 0xFFFFFFFFull || reach > 0xFFFFFFFFull) return each();
+    if constexpr (!kPoolRows<T>) return each(); /* the runs' code not compiled */
+    else if (!with_pool_shape(w_k, h_k, h_stride, [&](auto shape) {
+            constexpr int K = decltype(shape)::k, S = decltype(shape)::s, R = kRowsRun<T>, V = 16 / (int)sizeof(T);
+            constexpr int L = ((R - 1) * S + K + V - 1) / V * V; /* a row's span in whole 16-byte loads */
+            const uint32_t s0 = (uint32_t)ss[0], s1 = (uint32_t)ss[1], s2 = (uint32_t)ss[2], ws = (uint32_t)w_stride,
+                           hi = (uint32_t)h_in, ho = (uint32_t)h_out, wo_n = (uint32_t)w_out, cn = (uint32_t)c;
+            const uint32_t per_row = (ho + R - 1) / R;
+            /* every row's span on a 16-byte boundary when its first is */
+            const bool rows_aligned = (s2 * sizeof(T)) % 16 == 0;
+            for_slots((size_t)(n / h_out) * per_row, [&](size_t q) {
+                const uint32_t jr = (uint32_t)q % per_row, r = (uint32_t)q / per_row, dw = r % wo_n, r2 = r / wo_n,
+                               ci = r2 % cn, b = r2 / cn, dh0 = jr * R, h0 = dh0 * S;
+                const T *base = src + (b * s0 + ci * s1 + ws * dw * s2 + h0);
+                const bool vec = rows_aligned && h0 + L <= hi && aligned_for<T, V>(base);
+                const uint32_t last = hi - 1 - h0; /* the row's last value in the span */
+                decltype(op.init()) d[R];
+#if CRK_AMD /* a row's span live at a time (unrolled, clang hoisted all K rows' loads and spilled) */
+#pragma unroll 1
+#else
+#pragma unroll
+#endif
+                for (int wo = 0; wo < K; ++wo) {
+                    Pack<T, L> p;
+                    if (vec) p = load_pack<T, L>(base + wo * s2);
+                    else /* the row's end or a misaligned span: one value at a time, clamped to the row */
+#pragma unroll
+                        for (int j = 0; j < L; ++j) p.v[j] = base[wo * s2 + ((uint32_t)j < last ? (uint32_t)j : last)];
+#pragma unroll
+                    for (int k = 0; k < R; ++k)
+#pragma unroll
+                        for (int ho = 0; ho < K; ++ho)
+                            d[k] = op.step(wo | ho ? d[k] : op.init(), p.v[k * S + ho], (wo | ho) == 0);
+                }
+                Pack<T, R> out;
+#pragma unroll
+                for (int k = 0; k < R; ++k) out.v[k] = op.out(d[k]);
+                T *o = dst + ((size_t)r * ho + dh0);
+                if (dh0 + R <= ho && aligned_for<T, R>(o)) return store_pack<T, R>(o, out);
+#pragma unroll
+                for (int k = 0; k < R; ++k)
+                    if (dh0 + k < ho) o[k] = out.v[k];
+            });
+        }))
+        each();
+}
+
+template <class T>
+CRK_DEV void avg_pool2d_rows(size_t src_numel, size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
+                             const size_t *info, const T *src, T *dst) {
+    (void)src_numel;
+    pool_rows(w_k, h_k, w_stride, h_stride, info, src, dst, avg_pool<T>(w_k, h_k));
+}
+
+template <class T>
+CRK_DEV void max_pool2d_rows(size_t src_numel, size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
+                             const size_t *info, const T *src, T *dst) {
+    (void)src_numel;
+    pool_rows(w_k, h_k, w_stride, h_stride, info, src, dst, MaxPool<T>{});
 }
 
 /* ------------------------------------------------------ upsampling */

@@ -5,10 +5,11 @@
  * buffer from the views (start offsets applied to the pointers) and
  * launches a thread an output element in the registry's blocks
  * (crk_launch_items), except where the kernel writes runs
- * (upsample_nearest2d; the pools, two outputs): a thread a run, as the
- * kernels take any grid (a thread an element left 7 of 8 f16 threads
- * idle: H200 upsample f16 598 -> 1700 GB/s). crk_im2col launches libcrk's
- * crk_im2col*_rows kernel of the dtype: a thread 8 runs of its row. */
+ * (upsample_nearest2d): a thread a run, as the kernels take any grid (a
+ * thread an element left 7 of 8 f16 threads idle: H200 upsample f16 598
+ * -> 1700 GB/s). crk_im2col launches libcrk's crk_im2col*_rows kernel of
+ * the dtype: a thread 8 runs of its row; crk_pool2d crk_*_pool2d_rows: a
+ * thread a run of 16 bytes of outputs. */
 #include "error.h"
 #include "launch.h"
 #include <stdio.h>
@@ -59,7 +60,7 @@ static crk_status launch(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, 
 
 /* The runs of up to `elems` elements that rows of `inner` elements take,
  * rows·ceil(inner / elems), as the kernels split them (kernels/conv.h:
- * upsample_nearest2d's 32 bytes but 16 u8, the pools' pairs). */
+ * upsample_nearest2d's 32 bytes but 16 u8, the pools' runs). */
 static size_t runs_of(size_t rows, size_t inner, size_t elems) {
     return rows * ((inner + elems - 1) / elems);
 }
@@ -248,7 +249,7 @@ crk_status crk_col2im1d(crk_ctx *ctx, crk_stream s, const char *name, const crk_
 
 crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
                       size_t k_h, size_t k_w, size_t s_h, size_t s_w, void *dst) {
-    static const char *const ops[] = {"avg_pool2d", "max_pool2d", NULL};
+    static const char *const ops[] = {"avg_pool2d", "max_pool2d", "crk_avg_pool2d_rows", "crk_max_pool2d_rows", NULL};
     crk_status st = CRK_OK;
     const crk_kernel_info *ki = conv_kernel(ctx, name, CRK_FAMILY_POOL, ops, "crk_pool2d", &st);
     if (!ki) return st;
@@ -274,8 +275,20 @@ crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const size_t len = pack_views(src_l, NULL, info);
     /* the kernels' "w" is dims[2]: (w_k, h_k, w_stride, h_stride) = (k_h, k_w, s_h, s_w) */
     const double sc[4] = {(double)k_h, (double)k_w, (double)s_h, (double)s_w};
-    /* a thread a kPoolRun (kernels/conv.h) of outputs along dims[3] */
-    return launch(ctx, s, ki, info, len, &a, sc, 4, runs_of(dims[0] * dims[1] * dims[2], dims[3], 2));
+    /* Candle's kernel's outputs through libcrk's crk_*_pool2d_rows of the
+     * dtype (kernels/conv.h pool_rows): a thread 16 bytes of outputs (8 u8)
+     * along dims[3] for square 2x2 s2, 3x3 s2 and 3x3 s3 windows over a
+     * source contiguous along dims[3], else two outputs (pool_each) */
+    const crk_dtype dt = (crk_dtype)crk_operand_dtype(ki, 0);
+    char rows_name[64];
+    snprintf(rows_name, sizeof rows_name, "crk_%s_pool2d_rows_%s", strstr(ki->op, "avg") ? "avg" : "max",
+             crk_dtype_name(dt));
+    const crk_kernel_info *rk = crk_kernel_find(rows_name);
+    if (!rk) return crk_fail(CRK_E_NOT_FOUND, "%s: libcrk's %s is missing from the registry", name, rows_name);
+    const size_t size = crk_dtype_size(dt);
+    const int runs = src_l->strides[3] == 1 && k_h == k_w && ((k_h == 2 && s_w == 2) || (k_h == 3 && (s_w == 2 || s_w == 3)));
+    const size_t elems = runs ? (size == 1 ? 8 : 16 / size) : 2;
+    return launch(ctx, s, rk, info, len, &a, sc, 4, runs_of(dims[0] * dims[1] * dims[2], dims[3], elems));
 }
 
 crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,

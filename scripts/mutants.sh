@@ -164,9 +164,13 @@ spawn rowinside 'crk_im2col1d_rows_u8' conv conv.h 's/px + (size_t)(w_k - 1) \* 
 # conv: col2im1d stops one kernel tap early
 spawn col2imtap 'col2im1d_u32' conv conv.h 's/li-- > 0 \&\& k0 < k_size;/li-- > 0 \&\& k0 + 1 < k_size;/'
 # pool: max_pool2d's window walks h along dims[2] and w along dims[3] (h/w swapped)
-spawn poolhw 'max_pool2d_bf16' conv conv.h 's/return p\[(I)wo \* s2 + (I)ho \* s3\];/return p[(I)wo * s3 + (I)ho * s2];/'
+spawn poolhw 'max_pool2d_bf16' conv conv.h 's/return p\[(I)wo \* s2 + (I)ho \* s3\];/return p[(I)wo * s3 + (I)ho * s2];/' 'crk_max_pool2d_rows_bf16'
 # pool: the second output of a pair reads the first one's window (libcrk's launch of two outputs a thread)
-spawn poolpair 'avg_pool2d_f32' conv conv.h 's/f(i0 + k, W{base + hs \* (dh0 + (I)k) \* s3, s2, s3, wk, hk});/f(i0 + k, W{base + hs * dh0 * s3, s2, s3, wk, hk});/'
+spawn poolpair 'avg_pool2d_f32' conv conv.h 's/f(i0 + k, W{base + hs \* (dh0 + (I)k) \* s3, s2, s3, wk, hk});/f(i0 + k, W{base + hs * dh0 * s3, s2, s3, wk, hk});/' 'crk_avg_pool2d_rows_f32'
+# pool: libcrk's runs take each output's window K values on in the row's span, not S (3x3 stride 2)
+spawn poolstep 'crk_max_pool2d_rows_f32' conv conv.h 's/p.v\[k \* S + ho\]/p.v[k * K + ho]/'
+# pool: a run at a row's end stores one output past it (into the next row, or past dst)
+spawn pooltail 'crk_avg_pool2d_rows_f64' conv conv.h 's/if (dh0 + k < ho) o\[k\] = out.v\[k\];/if (dh0 + k <= ho) o[k] = out.v[k];/'
 # upsample: nearest 2x along h takes a run's sources in order, not each twice
 spawn up2x 'upsample_nearest2d_f16' conv conv.h 's/p.v\[j\] = q.v\[j >> K\];/p.v[j] = q.v[j % M];/'
 # upsample: bilinear ignores align_corners in its scale

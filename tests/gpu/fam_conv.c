@@ -67,8 +67,13 @@ static const pool_case POOL[] = {
     {"empty batch", 0, 2, 4, 4, 2, 2, 2, 2, V_CONTIG},
     {"window = input 5x5", 1, 3, 5, 5, 5, 5, 1, 1, V_CONTIG},
     {"2x64x56x56 k3 s2 (many blocks)", 2, 64, 56, 56, 3, 3, 2, 2, V_CONTIG},
-    /* runs of two outputs that fill whole blocks of libcrk's grid (conv.h pool_each) */
+    /* runs that fill whole blocks of libcrk's grid (conv.h pool_rows) */
     {"2x64x112x112 k2 s2 (packed runs)", 2, 64, 112, 112, 2, 2, 2, 2, V_CONTIG},
+    /* libcrk's crk_*_pool2d_rows: 16-byte loads of each window row's span
+     * where the rows are 16-byte aligned, one value at a time where not */
+    {"2x8x48x48 k3 s3 (runs)", 2, 8, 48, 48, 3, 3, 3, 3, V_CONTIG},
+    {"1x2x6x136 k3 s2 (long rows, last run partial)", 1, 2, 6, 136, 3, 3, 2, 2, V_CONTIG},
+    {"1x4x40x37 k2 s2 (rows off 16 bytes)", 1, 4, 40, 37, 2, 2, 2, 2, V_CONTIG},
 };
 #define N_POOL (sizeof POOL / sizeof POOL[0])
 
@@ -143,10 +148,13 @@ static void fill_conv(suite_t *S, crk_dtype dt, unsigned char *p, size_t n) {
     }
 }
 
-/* Candle's op of a kernel: libcrk's crk_im2col*_rows compute im2col*'s. */
+/* Candle's op of a kernel: libcrk's crk_im2col*_rows compute im2col*'s,
+ * crk_*_pool2d_rows the pools'. */
 static const char *op_of(const crk_kernel_info *ki) {
     if (!strcmp(ki->op, "crk_im2col1d_rows")) return "im2col1d";
     if (!strcmp(ki->op, "crk_im2col_rows")) return "im2col";
+    if (!strcmp(ki->op, "crk_avg_pool2d_rows")) return "avg_pool2d";
+    if (!strcmp(ki->op, "crk_max_pool2d_rows")) return "max_pool2d";
     return ki->op;
 }
 static int is_op(const crk_kernel_info *ki, const char *op) { return !strcmp(op_of(ki), op); }
