@@ -278,7 +278,8 @@ crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     /* Candle's kernel's outputs through libcrk's crk_*_pool2d_rows of the
      * dtype (kernels/conv.h pool_rows): a thread 16 bytes of outputs (8 u8)
      * along dims[3] for square 2x2 s2, 3x3 s2 and 3x3 s3 windows over a
-     * source contiguous along dims[3], else two outputs (pool_each) */
+     * source contiguous along dims[3], else two outputs (pool_each; on AMD
+     * the 16-bit and u8 pools too, kPoolRows) */
     const crk_dtype dt = (crk_dtype)crk_operand_dtype(ki, 0);
     char rows_name[64];
     snprintf(rows_name, sizeof rows_name, "crk_%s_pool2d_rows_%s", strstr(ki->op, "avg") ? "avg" : "max",
@@ -286,7 +287,9 @@ crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const crk_kernel_info *rk = crk_kernel_find(rows_name);
     if (!rk) return crk_fail(CRK_E_NOT_FOUND, "%s: libcrk's %s is missing from the registry", name, rows_name);
     const size_t size = crk_dtype_size(dt);
-    const int runs = src_l->strides[3] == 1 && k_h == k_w && ((k_h == 2 && s_w == 2) || (k_h == 3 && (s_w == 2 || s_w == 3)));
+    const int amd = !strcmp(ctx->gpu.image_kind, "amdgpu");
+    const int runs = src_l->strides[3] == 1 && k_h == k_w && ((k_h == 2 && s_w == 2) || (k_h == 3 && (s_w == 2 || s_w == 3))) &&
+                     (!amd || size >= 4);
     const size_t elems = runs ? (size == 1 ? 8 : 16 / size) : 2;
     return launch(ctx, s, rk, info, len, &a, sc, 4, runs_of(dims[0] * dims[1] * dims[2], dims[3], elems));
 }
