@@ -683,8 +683,8 @@ CRK_DEV void max_pool2d(size_t src_numel, size_t w_k, size_t h_k, size_t w_strid
  * of pool_each issued a load a window value and decoded every pair
  * (H200, bf16 at half f32's GB/s: instruction-bound). 64 registers
  * (resident 1 in gen/optable.c). H200, 8x64x112x112 under libcrk's
- * grid: max f32 k2 s2 2008 -> 2198 GB/s, k3 s2 1383 -> 1868, bf16 k2 s2
- * 1107 -> 1548, k3 s2 807 -> 954; the rows rolled (a row's span live at
+ * grid: max f32 k2 s2 2008 -> 2242 GB/s, k3 s2 1383 -> 1815, bf16 k2 s2
+ * 1107 -> 1764, k3 s2 807 -> 1112; the rows rolled (a row's span live at
  * a time) 0.92-0.99x, and at 32 registers 0.52-0.92x
  * (docs/runs/2026-11-29d-h200-pool-rows.txt). */
 template <int K, int S> struct PoolShape {
@@ -745,8 +745,19 @@ CRK_DEV void pool_rows(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
 #endif
                 for (int wo = 0; wo < K; ++wo) {
                     Pack<T, L> p;
-                    if (vec) p = load_pack<T, L>(base + wo * s2);
-                    else /* the row's end or a misaligned span: one value at a time, clamped to the row */
+                    if constexpr (K == S + 1 && R * S % V == 0) {
+                        /* 3x3 stride 2: the span is R·S + 1 values, the last
+                         * one loaded alone (a third 16-byte load for it:
+                         * H200 bf16 955 -> 1068 GB/s, f32 the same) */
+                        if (vec) {
+                            const Pack<T, R * S> q = load_pack<T, R * S>(base + wo * s2);
+#pragma unroll
+                            for (int j = 0; j < R * S; ++j) p.v[j] = q.v[j];
+                            p.v[R * S] = base[wo * s2 + R * S];
+                        }
+                    } else if (vec)
+                        p = load_pack<T, L>(base + wo * s2);
+                    if (!vec) /* the row's end or a misaligned span: one value at a time, clamped to the row */
 #pragma unroll
                         for (int j = 0; j < L; ++j) p.v[j] = base[wo * s2 + ((uint32_t)j < last ? (uint32_t)j : last)];
 #pragma unroll

@@ -171,6 +171,8 @@ spawn poolpair 'avg_pool2d_f32' conv conv.h 's/f(i0 + k, W{base + hs \* (dh0 + (
 spawn poolstep 'crk_max_pool2d_rows_f32' conv conv.h 's/p.v\[k \* S + ho\]/p.v[k * K + ho]/'
 # pool: a run at a row's end stores one output past it (into the next row, or past dst)
 spawn pooltail 'crk_avg_pool2d_rows_f64' conv conv.h 's/if (dh0 + k < ho) o\[k\] = out.v\[k\];/if (dh0 + k <= ho) o[k] = out.v[k];/'
+# pool: 3x3 stride 2 runs take their span's last value one place early (it is loaded alone)
+spawn poolspanend 'crk_max_pool2d_rows_f32' conv conv.h 's/p.v\[R \* S\] = base\[wo \* s2 + R \* S\];/p.v[R * S] = base[wo * s2 + R * S - 1];/'
 # upsample: nearest 2x along h takes a run's sources in order, not each twice
 spawn up2x 'upsample_nearest2d_f16' conv conv.h 's/p.v\[j\] = q.v\[j >> K\];/p.v[j] = q.v[j % M];/'
 # upsample: bilinear ignores align_corners in its scale
