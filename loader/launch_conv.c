@@ -58,6 +58,17 @@ static crk_status launch(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, 
     return st != CRK_OK ? st : crk_launch_items(ctx, s, ki, info, info_len, a, work);
 }
 
+/* libcrk's own kernel crk_<own>_<dtype of ki> that a helper launches for
+ * Candle's kernel ki (the same values), or NULL with *st set. */
+static const crk_kernel_info *own_kernel(const char *name, const crk_kernel_info *ki, const char *own,
+                                         crk_status *st) {
+    char own_name[64];
+    snprintf(own_name, sizeof own_name, "crk_%s_%s", own, crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
+    const crk_kernel_info *rk = crk_kernel_find(own_name);
+    if (!rk) *st = crk_fail(CRK_E_NOT_FOUND, "%s: libcrk's %s is missing from the registry", name, own_name);
+    return rk;
+}
+
 /* The runs of up to `elems` elements that rows of `inner` elements take,
  * rows·ceil(inner / elems), as the kernels split them (kernels/conv.h:
  * upsample_nearest2d's 32 bytes but 16 u8, the pools' runs). */
@@ -208,11 +219,8 @@ crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
                           (double)p->padding, (double)p->dilation};
     /* Candle's kernel's elements through libcrk's row walk of the same
      * parameters (a thread 8 runs of its row; kernels/conv.h unfold_rows) */
-    char rows_name[64];
-    snprintf(rows_name, sizeof rows_name, "crk_%s_rows_%s", one ? "im2col1d" : "im2col",
-             crk_dtype_name((crk_dtype)crk_operand_dtype(ki, 0)));
-    const crk_kernel_info *rk = crk_kernel_find(rows_name);
-    if (!rk) return crk_fail(CRK_E_NOT_FOUND, "%s: libcrk's %s is missing from the registry", name, rows_name);
+    const crk_kernel_info *rk = own_kernel(name, ki, one ? "im2col1d_rows" : "im2col_rows", &st);
+    if (!rk) return st;
     const size_t size = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)), elems = size == 1 ? 8 : 16 / size;
     return launch(ctx, s, rk, info, len, &a, one ? s1 : s2, one ? 5 : 7,
                   unfold_row_slots(ctx, n, c * k_h * (one ? 1 : k_w), elems));
@@ -280,13 +288,9 @@ crk_status crk_pool2d(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
      * along dims[3] for square 2x2 s2, 3x3 s2 and 3x3 s3 windows over a
      * source contiguous along dims[3], else two outputs (pool_each; on AMD
      * the 16-bit and u8 pools too, kPoolRows) */
-    const crk_dtype dt = (crk_dtype)crk_operand_dtype(ki, 0);
-    char rows_name[64];
-    snprintf(rows_name, sizeof rows_name, "crk_%s_pool2d_rows_%s", strstr(ki->op, "avg") ? "avg" : "max",
-             crk_dtype_name(dt));
-    const crk_kernel_info *rk = crk_kernel_find(rows_name);
-    if (!rk) return crk_fail(CRK_E_NOT_FOUND, "%s: libcrk's %s is missing from the registry", name, rows_name);
-    const size_t size = crk_dtype_size(dt);
+    const crk_kernel_info *rk = own_kernel(name, ki, strstr(ki->op, "avg") ? "avg_pool2d_rows" : "max_pool2d_rows", &st);
+    if (!rk) return st;
+    const size_t size = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0));
     const int amd = !strcmp(ctx->gpu.image_kind, "amdgpu");
     const int runs = src_l->strides[3] == 1 && k_h == k_w && ((k_h == 2 && s_w == 2) || (k_h == 3 && (s_w == 2 || s_w == 3))) &&
                      (!amd || size >= 4);
