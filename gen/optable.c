@@ -249,8 +249,11 @@ static const gen_op POOL_OPS[] = {
     {"crk_avg_pool2d_rows", "crk::avg_pool2d_rows", SIG_POOL, 0, NULL, 1},
     {"crk_max_pool2d_rows", "crk::max_pool2d_rows", SIG_POOL, 0, NULL, 1},
 };
-static const gen_op UPSAMPLE_OPS[] = {F(upsample_nearest2d, SIG_UPSAMPLE_NEAREST),
-                                      F(upsample_bilinear2d, SIG_UPSAMPLE_BILINEAR)};
+static const gen_op UPSAMPLE_OPS[] = {
+    F(upsample_nearest2d, SIG_UPSAMPLE_NEAREST), F(upsample_bilinear2d, SIG_UPSAMPLE_BILINEAR),
+    /* libcrk's strips of outputs (kernels/conv.h upsample_bilinear2d_strips), 64 registers */
+    {"crk_upsample_bilinear2d_strips", "crk::upsample_bilinear2d_strips", SIG_UPSAMPLE_BILINEAR, 0, NULL, 1},
+};
 #undef F
 /* module quantized: each op's functor is its block type (kernels/quantized.h) */
 #define Q(t, B, sig) {t, "crk::" B, sig, 0, NULL, 0}

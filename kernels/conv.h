@@ -896,26 +896,30 @@ CRK_DEV double bilinear_scale(size_t in, size_t out, bool align_corners, bool ha
  * s + 2^52 = 2^52 + floor(s) (the index in its low bits, floor(s) = t − 2^52
  * exactly), where (size_t)s and back are two 64-bit conversions (16 a
  * clock an SM on sm_80/90, FP64 adds 64 on sm_90); the same values, so the
- * same l1. s >= 2^52 or NaN takes the conversions. */
+ * same l1. s >= 2^52, NaN or past the last source takes the conversions. */
 CRK_DEV Lerp1 bilinear_src_at(double d, size_t in, double scale, bool align_corners) {
     double s = align_corners ? scale * d : fma(scale, d + 0.5, -0.5);
     s = s < 0 ? 0 : s;
     Lerp1 r;
-    double f;
 #if CRK_NV
     if (s < 0x1p52) {
         const double t = __dadd_rz(s, 0x1p52);
         r.i0 = (size_t)(f64_bits(t) & ((1ull << 52) - 1));
-        f = t - 0x1p52;
-    } else
-#endif
-    {
-        r.i0 = (size_t)s;
-        f = (double)r.i0;
+        if (r.i0 < in) { /* s − floor(s) is exact and in [0, 1) (Sterbenz): PyTorch's clamps change nothing */
+            r.i1 = r.i0 + 1 < in ? r.i0 + 1 : in - 1;
+            r.l1 = s - (t - 0x1p52);
+            return r;
+        }
     }
-    r.i1 = r.i0 + 1 < in ? r.i0 + 1 : in - 1;
-    const double l = s - f;
+#endif
+    /* The conversion sees at most 2^63. Past the last source (a scale factor
+     * that does not fit the sizes; upstream reads beyond the row there) or
+     * NaN (fmin: 2^63), the last one with l1 = 1: its value. */
+    r.i0 = (size_t)fmin(s, 0x1p63);
+    const double l = s - (double)r.i0;
     r.l1 = l < 0 ? 0 : l > 1 ? 1 : l;
+    if (r.i0 >= in) r.i0 = in - 1, r.l1 = 1;
+    r.i1 = r.i0 + 1 < in ? r.i0 + 1 : in - 1;
     return r;
 }
 CRK_DEV Lerp1 bilinear_src(size_t dst, size_t in, double scale, bool align_corners) {
@@ -1010,6 +1014,121 @@ CRK_DEV void upsample_bilinear2d(size_t w_out, size_t h_out, bool align_corners,
                                  const T *src, T *dst) {
     bilinear_runs<T, BilinearRun<T>::value>(w_out, h_out, align_corners, has_scale_h, scale_h_factor, has_scale_w,
                                             scale_w_factor, info, src, dst);
+}
+
+/* libcrk's bilinear (crk_upsample_bilinear2d_strips_<dt>, 64 registers;
+ * loader/launch_conv.c, crk_upsample2d, launches a thread a strip): a thread
+ * takes a strip of C output columns down R rows of one (b, c) plane, the
+ * same values as upsample_bilinear2d. A thread a run of one row issued
+ * about 117 instructions an output (Nsight Compute, H200, f32 2x1280x32x32
+ * -> 64x64: 77% of issue slots, 15% of DRAM): a column's Lerp1, four loads
+ * and conversions and the lerps in double, for every output. Here the C
+ * columns' Lerp1 are the thread's once; each source row's lerp along w
+ * (PyTorch's "top" and "bottom", the same expressions) is computed when the
+ * rows' lower source moves (every other row of an upsampling by 2; a move
+ * by one takes the previous bottom), and an output is the lerp of the two
+ * along h: 45 instructions an output; f32 1.07 -> 1.92-2.29 TB/s, f16
+ * 0.55-0.58 -> 0.96-1.13 (docs/runs/2026-11-29e-h200-bilinear-strips.txt).
+ * Strips of 2 columns ran 0.72-0.79x of 4 (a row's Lerp1 over fewer
+ * outputs); a thread a run loading a column pair only when it moves ran
+ * 0.96-1.05x of before at 64 registers, 0.46-0.69x at 32 (spills). */
+template <class T> struct StripCols {
+    static constexpr int value = sizeof(T) == 8 ? 2 : 4;
+};
+constexpr int kStripRows = 8;
+/* Not on gfx9-generic (64 VGPRs a lane at 1024 threads, no AGPRs): strips of
+ * 4 columns took 68-204 bytes of scratch there, of 2 36-72; its objects take
+ * upsample_bilinear2d's runs (libcrk launches as many threads: a thread a
+ * run). gfx908 keeps 63 VGPRs, the others 70-109, no scratch. */
+#if defined(__gfx9_generic__)
+constexpr bool kBilinearStrips = false;
+#else
+constexpr bool kBilinearStrips = true;
+#endif
+
+template <class T, int C, class J, class X>
+CRK_DEV void bilinear_strip(const T *sp, X sx, size_t sy, J w_in, J h_in, size_t w_out, size_t h_out, double sw,
+                            double sh, bool align_corners, size_t j0, size_t dh0, T *o) {
+    const int k = w_out - j0 < (size_t)C ? (int)(w_out - j0) : C,
+              rows = h_out - dh0 < (size_t)kStripRows ? (int)(h_out - dh0) : kStripRows;
+    J x0[C]; /* the lower source columns (the upper: the next, or the last) */
+    double lx[C];
+#pragma unroll
+    for (int q = 0; q < C; ++q) { /* columns past w_out take j0's (never stored) */
+        const Lerp1 x = bilinear_src(j0 + (q < k ? q : 0), w_in, sw, align_corners);
+        x0[q] = (J)x.i0, lx[q] = x.l1;
+    }
+    double top[C], bot[C];
+    auto along_w = [&](const T *row, double *h) {
+#pragma unroll
+        for (int q = 0; q < C; ++q) {
+            const J x1 = x0[q] + 1 < w_in ? x0[q] + 1 : x0[q];
+            h[q] = fma(f64_of(row[(size_t)x0[q] * (size_t)sx]), 1.0 - lx[q], f64_of(row[(size_t)x1 * (size_t)sx]) * lx[q]);
+        }
+    };
+    J p0 = ~(J)0, p1 = ~(J)0; /* the source rows of top and bot (no source row is ~0) */
+#pragma unroll 1
+    for (int r = 0; r < rows; ++r, o += w_out) {
+        const Lerp1 l = bilinear_src(dh0 + (size_t)r, h_in, sh, align_corners);
+        const struct { J i0, i1; double l1; } y = {(J)l.i0, (J)l.i1, l.l1};
+        if (y.i0 != p0) { /* i1 follows i0 */
+            if (y.i0 == p1) {
+#pragma unroll
+                for (int q = 0; q < C; ++q) top[q] = bot[q];
+            } else {
+                along_w(sp + (size_t)y.i0 * sy, top);
+            }
+            if (y.i1 == y.i0) {
+#pragma unroll
+                for (int q = 0; q < C; ++q) bot[q] = top[q];
+            } else {
+                along_w(sp + (size_t)y.i1 * sy, bot);
+            }
+            p0 = y.i0, p1 = y.i1;
+        }
+        Pack<T, C> v;
+#pragma unroll
+        for (int q = 0; q < C; ++q) v.v[q] = Conv<T>::from_f(fma(top[q], 1.0 - y.l1, bot[q] * y.l1));
+        if (k == C && aligned_for<T, C>(o)) {
+            store_pack<T, C>(o, v);
+        } else {
+#pragma unroll
+            for (int q = 0; q < C; ++q)
+                if (q < k) o[q] = v.v[q];
+        }
+    }
+}
+
+template <class T>
+CRK_DEV void upsample_bilinear2d_strips(size_t w_out, size_t h_out, bool align_corners, bool has_scale_h,
+                                        double scale_h_factor, bool has_scale_w, double scale_w_factor,
+                                        const size_t *info, const T *src, T *dst) {
+    if constexpr (!kBilinearStrips)
+        return upsample_bilinear2d<T>(w_out, h_out, align_corners, has_scale_h, scale_h_factor, has_scale_w,
+                                      scale_w_factor, info, src, dst);
+    constexpr int C = StripCols<T>::value;
+    const size_t *sd = info, *ss = info + 4;
+    const size_t c = sd[1], h_in = sd[2], w_in = sd[3];
+    if (h_in == 0 || w_in == 0) return;
+    const double sh = bilinear_scale(h_in, h_out, align_corners, has_scale_h, scale_h_factor),
+                 sw = bilinear_scale(w_in, w_out, align_corners, has_scale_w, scale_w_factor);
+    const size_t groups = (w_out + C - 1) / C, blocks = (h_out + kStripRows - 1) / kStripRows;
+    const size_t strips = sd[0] * c * blocks * groups;
+    with_index(strips, [&](auto z) {
+        using I = decltype(z);
+        for_slots(strips, [&](size_t s) {
+            const I t = (I)s, g = t % (I)groups, t2 = t / (I)groups, rb = t2 % (I)blocks, pl = t2 / (I)blocks;
+            const I ci = pl % (I)c, b = pl / (I)c;
+            const size_t j0 = (size_t)g * C, dh0 = (size_t)rb * kStripRows;
+            const T *sp = src + (size_t)b * ss[0] + (size_t)ci * ss[1];
+            T *o = dst + ((size_t)pl * h_out + dh0) * w_out + j0;
+            if (w_in < 0xFFFFFFFFull && h_in < 0xFFFFFFFFull && ss[3] == 1)
+                bilinear_strip<T, C>(sp, Fixed<1>{}, ss[2], (uint32_t)w_in, (uint32_t)h_in, w_out, h_out, sw, sh,
+                                     align_corners, j0, dh0, o);
+            else
+                bilinear_strip<T, C>(sp, ss[3], ss[2], w_in, h_in, w_out, h_out, sw, sh, align_corners, j0, dh0, o);
+        });
+    });
 }
 
 } // namespace crk

@@ -179,6 +179,10 @@ spawn up2x 'upsample_nearest2d_f16' conv conv.h 's/p.v\[j\] = q.v\[j >> K\];/p.v
 spawn bilalign 'upsample_bilinear2d_f64' conv conv.h 's/if (align_corners) return out > 1/if (false) return out > 1/'
 # upsample: bilinear's whole 16-bit runs gather their values in reversed pairs
 spawn bilword 'upsample_bilinear2d_f16' conv conv.h 's/u\[0\] = u\[0\] >> 8 \* S | b << (32 - 8 \* S);/u[0] = u[0] << 8 * S | b;/'
+# upsample: libcrk's bilinear strips keep the old top when the lower source row moves by one
+spawn stripmove 'crk_upsample_bilinear2d_strips_f32' conv conv.h 's/for (int q = 0; q < C; ++q) top\[q\] = bot\[q\];/for (int q = 0; q < C; ++q) (void)bot[q];/'
+# upsample: a strip at a plane's last rows writes one row past them (into the next plane, or past dst)
+spawn striprows 'crk_upsample_bilinear2d_strips_bf16' conv conv.h 's/? (int)(h_out - dh0) : kStripRows;/? (int)(h_out - dh0) + 1 : kStripRows;/'
 # quantized: q4_0's nibbles swapped (the high nibbles give the first 16 values)
 spawn nibble 'dequantize_block_q4_0_f32' quantized quantized.h '0,/const int shift = j < 16 ? 0 : 4;/s//const int shift = j < 16 ? 4 : 0;/'
 # quantized: q4_K's sub-blocks 4-7 take their scales' high bits from the wrong byte

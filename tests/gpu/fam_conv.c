@@ -89,6 +89,9 @@ static const up_case UP[] = {
     {"2x3x4x5 -> 8x10", 2, 3, 4, 5, 8, 10, 0, 0, 0, 0, 0, V_CONTIG},
     {"1x2x5x7 -> 11x3 align_corners", 1, 2, 5, 7, 11, 3, 1, 0, 0, 0, 0, V_CONTIG},
     {"1x2x6x6 -> 9x15 scales 1.5, 2.5", 1, 2, 6, 6, 9, 15, 0, 1, 1, 1.5, 2.5, V_CONTIG},
+    /* scales that do not fit the sizes: sources past the last row and column
+     * (upstream reads beyond the source; ours takes the last: ref_conv.c) */
+    {"1x2x6x6 -> 9x15 scales 0.5, 0.75 (past the source)", 1, 2, 6, 6, 9, 15, 0, 1, 1, 0.5, 0.75, V_CONTIG},
     {"2x3x7x5 -> 14x10 channels-last", 2, 3, 7, 5, 14, 10, 0, 0, 0, 0, 0, V_CHANNELS_LAST},
     {"2x2x9x4 -> 3x2 (down) sliced +5", 2, 2, 9, 4, 3, 2, 0, 0, 0, 0, 0, V_SLICED_KT},
     {"3x2x3x4 -> 7x9 batch broadcast align_corners", 3, 2, 3, 4, 7, 9, 1, 0, 0, 0, 0, V_BCAST},
@@ -149,12 +152,13 @@ static void fill_conv(suite_t *S, crk_dtype dt, unsigned char *p, size_t n) {
 }
 
 /* Candle's op of a kernel: libcrk's crk_im2col*_rows compute im2col*'s,
- * crk_*_pool2d_rows the pools'. */
+ * crk_*_pool2d_rows the pools', crk_upsample_bilinear2d_strips bilinear's. */
 static const char *op_of(const crk_kernel_info *ki) {
     if (!strcmp(ki->op, "crk_im2col1d_rows")) return "im2col1d";
     if (!strcmp(ki->op, "crk_im2col_rows")) return "im2col";
     if (!strcmp(ki->op, "crk_avg_pool2d_rows")) return "avg_pool2d";
     if (!strcmp(ki->op, "crk_max_pool2d_rows")) return "max_pool2d";
+    if (!strcmp(ki->op, "crk_upsample_bilinear2d_strips")) return "upsample_bilinear2d";
     return ki->op;
 }
 static int is_op(const crk_kernel_info *ki, const char *op) { return !strcmp(op_of(ki), op); }

@@ -269,10 +269,11 @@ static double lin_scale(size_t in, size_t out, int align_corners, int has_scale,
 static void lin_src(size_t o, size_t in, double scale, int align_corners, size_t *i0, size_t *i1, double *l1) {
     double s = align_corners ? scale * (double)o : fma(scale, (double)o + 0.5, -0.5);
     if (s < 0) s = 0;
-    *i0 = (size_t)floor(s);
-    *i1 = *i0 + 1 < in ? *i0 + 1 : in - 1;
+    *i0 = (size_t)floor(s < 0x1p52 ? s : 0x1p52); /* NaN: 2^52 */
     const double l = s - (double)*i0;
     *l1 = l < 0 ? 0 : l > 1 ? 1 : l;
+    if (*i0 > in - 1) *i0 = in - 1, *l1 = 1; /* past the last source, or NaN: its value (upstream reads past it) */
+    *i1 = *i0 + 1 < in ? *i0 + 1 : in - 1;
 }
 
 void ref_upsample_bilinear2d(crk_dtype dt, const void *src, const ref_view *sv, size_t h_out, size_t w_out,
