@@ -435,7 +435,7 @@ const gen_family GEN_FAMILIES[FAM_COUNT] = {
     [CRK_FAMILY_POOL] = {"pool", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_POOL, OPS(POOL_OPS), "f8_e4m3",
                          up_not_ours, EW},
     [CRK_FAMILY_UPSAMPLE] = {"upsample", MOD_CONV, "conv.h", NULL, "", 2, 1, {DT_CONV}, SIG_UPSAMPLE_NEAREST,
-                             OPS(UPSAMPLE_OPS), "f8_e4m3", up_all, EW},
+                             OPS(UPSAMPLE_OPS), "f8_e4m3", up_not_ours, EW},
     [CRK_FAMILY_DEQUANTIZE] = {"dequantize", MOD_QUANTIZED, "quantized.h", "crk::dequantize_block", "dequantize_block_",
                                0, 1, {DT_BIT(CRK_F16) | DT_BIT(CRK_F32)}, SIG_DEQUANT, OPS(DEQUANT_OPS), "f8_e4m3",
                                up_all, GGML},

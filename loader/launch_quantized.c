@@ -65,21 +65,26 @@ crk_status crk_dequantize(crk_ctx *ctx, crk_stream s, const char *name, const vo
     /* blocks per launch: k is an int (values for q5, blocks otherwise); K
      * types take a block of threads per super-block */
     const size_t per_launch = values == 256 ? (size_t)MAX_GRID : k_values ? INT_MAX / 32 : INT_MAX;
+    /* Values a thread: 16 bytes of output, one store; the kernels take W
+     * from the grid (kernels/quantized.h). f32 at 8 values stored two
+     * 16-byte halves 32 bytes apart, each store instruction filling half of
+     * its sectors (H200, Nsight Compute: q4_K -> f32 at 43% of DRAM, a
+     * memory unit at 87%: docs/runs/2026-11-29e-h200-dequantize-profile.txt). */
+    const unsigned per = osz == 4 ? 4 : 8;
     for (size_t done = 0, nb = nvalues / values; done < nb;) {
         size_t n = nb - done < per_launch ? nb - done : per_launch;
-        /* K types: blocks of 8 super-blocks (32 x 8 threads, 8 values a
-         * thread) while 8 are left, then one a block: grid·y is exactly
-         * the count (kernels/quantized.h) */
+        /* K types: blocks of 8 super-blocks (256/per x 8 threads) while 8
+         * are left, then one a block: grid·y is exactly the count */
         const unsigned y = values == 256 && n >= 8 ? 8 : 1;
         if (y == 8) n -= n % 8;
         arg_pack a = {.out = (char *)dst + done * values * osz, .in = {(const char *)src + done * bytes}};
         const double k = (double)(k_values ? n * 32 : n);
         if ((st = crk_pack_args(ki, &a, &k, values == 256 ? 0 : 1, NULL)) != CRK_OK) return st;
         if (values == 256) {
-            const unsigned grid[3] = {(unsigned)(n / y), 1, 1}, block[3] = {32, y, 1};
+            const unsigned grid[3] = {(unsigned)(n / y), 1, 1}, block[3] = {256 / per, y, 1};
             st = crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
-        } else { /* a thread per 8 values */
-            st = crk_launch_items(ctx, s, ki, NULL, 0, &a, n * (values / 8));
+        } else {
+            st = crk_launch_items(ctx, s, ki, NULL, 0, &a, n * (values / per));
         }
         if (st != CRK_OK) return st;
         done += n;
@@ -111,8 +116,11 @@ crk_status crk_get_rows(crk_ctx *ctx, crk_stream s, const char *name, const void
         return st;
     if (hidden > SIZE_MAX / 4 / n_ids) return crk_fail(CRK_E_INVALID, "%s: %zu rows of %zu values overflow size_t",
                                                        name, n_ids, hidden);
-    /* 256 threads a block, 8 values a thread, grid y up to 65535 (blocks loop) */
-    const size_t chunks = (hidden + 7) / 8, gy = (chunks + 255) / 256;
+    /* 256 threads a block, grid y up to 65535 (blocks loop); 4 values a
+     * thread (16 bytes of f32: one store, as crk_dequantize), but 8 for K
+     * types, whose chunks decode their sub-block's scales (H200, q4_K with
+     * 8192 ids at 4: 3086 -> 2618 GB/s) */
+    const size_t per = values == 256 ? 8 : 4, chunks = (hidden + per - 1) / per, gy = (chunks + 255) / 256;
     const unsigned block[3] = {256, 1, 1};
     for (size_t done = 0; done < n_ids;) {
         const size_t n = n_ids - done < MAX_GRID ? n_ids - done : MAX_GRID;

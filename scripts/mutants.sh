@@ -176,9 +176,9 @@ spawn poolspanend 'crk_max_pool2d_rows_f32' conv conv.h 's/p.v\[R \* S\] = base\
 # upsample: nearest 2x along h takes a run's sources in order, not each twice
 spawn up2x 'upsample_nearest2d_f16' conv conv.h 's/p.v\[j\] = q.v\[j >> K\];/p.v[j] = q.v[j % M];/'
 # upsample: bilinear ignores align_corners in its scale
-spawn bilalign 'upsample_bilinear2d_f64' conv conv.h 's/if (align_corners) return out > 1/if (false) return out > 1/'
+spawn bilalign 'upsample_bilinear2d_f64' conv conv.h 's/if (align_corners) return out > 1/if (false) return out > 1/' 'crk_upsample_bilinear2d_strips_f64'
 # upsample: bilinear's whole 16-bit runs gather their values in reversed pairs
-spawn bilword 'upsample_bilinear2d_f16' conv conv.h 's/u\[0\] = u\[0\] >> 8 \* S | b << (32 - 8 \* S);/u[0] = u[0] << 8 * S | b;/'
+spawn bilword 'upsample_bilinear2d_f16' conv conv.h 's/u\[0\] = u\[0\] >> 8 \* S | b << (32 - 8 \* S);/u[0] = u[0] << 8 * S | b;/' 'crk_upsample_bilinear2d_strips_f16'
 # upsample: libcrk's bilinear strips keep the old top when the lower source row moves by one
 spawn stripmove 'crk_upsample_bilinear2d_strips_f32' conv conv.h 's/for (int q = 0; q < C; ++q) top\[q\] = bot\[q\];/for (int q = 0; q < C; ++q) (void)bot[q];/'
 # upsample: a strip at a plane's last rows writes one row past them (into the next plane, or past dst)

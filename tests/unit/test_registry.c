@@ -226,8 +226,9 @@ START_TEST(parameters_have_roles) {
     } conv_ops[] = {{"conv1d", 4, 2, 1},   {"conv2d", 5, 2, 1},   {"conv_transpose1d", 5, 2, 1},
                     {"conv_transpose2d", 6, 2, 1}, {"im2col1d", 5, 1, 1}, {"im2col", 7, 1, 1},
                     {"col2im1d", 5, 1, 0}, {"upsample_nearest2d", 4, 1, 1}, {"upsample_bilinear2d", 7, 1, 1},
-                    /* libcrk's row walks: im2col*'s parameters */
-                    {"crk_im2col1d_rows", 5, 1, 1}, {"crk_im2col_rows", 7, 1, 1}};
+                    /* libcrk's row walks: im2col*'s parameters; bilinear strips: bilinear's */
+                    {"crk_im2col1d_rows", 5, 1, 1}, {"crk_im2col_rows", 7, 1, 1},
+                    {"crk_upsample_bilinear2d_strips", 7, 1, 1}};
     /* launch policies by family */
     static const uint8_t geometry[CRK_FAMILY_COUNT] = {
         [CRK_FAMILY_REDUCE] = CRK_GEOM_REDUCE, [CRK_FAMILY_SOFTMAX] = CRK_GEOM_ROWS, [CRK_FAMILY_NORM] = CRK_GEOM_ROWS,
