@@ -334,17 +334,19 @@ crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const cr
                           (double)src_l->dims[3] / (double)out_w},
                  sb[7] = {(double)out_w, (double)out_h, align_corners ? 1 : 0, scale_h ? 1 : 0,
                           scale_h ? *scale_h : 0, scale_w ? 1 : 0, scale_w ? *scale_w : 0};
-    const size_t ts = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0));
-    if (nearest) /* a thread a run along out_w of 32 bytes, 16 for u8 (kernels/conv.h, UpsampleRun) */
-        return launch(ctx, s, ki, info, len, &a, sn, 4, runs_of(dims[0] * dims[1] * out_h, out_w, (ts == 1 ? 16 : 32) / ts));
+    /* a thread a run along out_w of 32 bytes, 16 for u8 and bilinear's
+     * 16-bit types (kernels/conv.h, UpsampleRun and BilinearRun) */
+    const size_t ts = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)),
+                 runs = runs_of(dims[0] * dims[1] * out_h, out_w, (ts == 1 || (!nearest && ts == 2) ? 16 : 32) / ts);
+    if (nearest) return launch(ctx, s, ki, info, len, &a, sn, 4, runs);
     /* Candle's kernel's outputs through libcrk's
      * crk_upsample_bilinear2d_strips: a thread a strip of 4 columns (f64: 2)
      * down 8 rows (kernels/conv.h StripCols, kStripRows); gfx9-generic's
-     * objects take a run of 16 bytes of one row (32 for 4- and 8-byte types) */
+     * objects take bilinear's runs (kBilinearStrips) */
     const crk_kernel_info *sk = own_kernel(name, ki, "upsample_bilinear2d_strips", &st);
     if (!sk) return st;
     const size_t work = strncmp(ctx->code_object_target, "gfx9-generic", 12)
                             ? runs_of(dims[0] * dims[1] * ((out_h + 7) / 8), out_w, ts == 8 ? 2 : 4)
-                            : runs_of(dims[0] * dims[1] * out_h, out_w, (ts <= 2 ? 16 : 32) / ts);
+                            : runs;
     return launch(ctx, s, sk, info, len, &a, sb, 7, work);
 }
