@@ -24,9 +24,9 @@ log=build/check.log
 : > "$log"
 step() { # step NAME COMMAND...: runs it, echoes its output, adds what it counted
   local name=$1; shift
-  echo "== $name"
-  local out rc
+  local out rc t0=$SECONDS
   out=$("$@" 2>&1); rc=$?
+  echo "== $name ($((SECONDS - t0)) s)" # the time: CI's 90 min are counted
   echo "$out" | tee -a "$log" >/dev/null
   case $name in "numeric suite"*) echo "$out" ;; *) echo "$out" | tail -n 12 ;; esac
   local p f s
@@ -48,9 +48,9 @@ step() { # step NAME COMMAND...: runs it, echoes its output, adds what it counte
 # the background, while the steps below run; their steps wait for them.
 mkdir -p build/emu
 for a in $emu_archs; do
-  ( CRK_GPU_API=hip CRK_HIP_LIBRARY="$PWD/build/emu/libamdhip64.so" CRK_EMU_ARCH=$a CRK_EMU_STATS=1 \
+  ( t0=$SECONDS; CRK_GPU_API=hip CRK_HIP_LIBRARY="$PWD/build/emu/libamdhip64.so" CRK_EMU_ARCH=$a CRK_EMU_STATS=1 \
       build/numeric --no-huge "${emu_limit[@]}" "${emu_filter[@]}" --json "build/emu/numeric-$a.json" > "build/emu/numeric-$a.log" 2>&1
-    echo $? > "build/emu/numeric-$a.rc" ) &
+    echo $? > "build/emu/numeric-$a.rc"; echo "emulated $a: $((SECONDS - t0)) s in the background" >> "build/emu/numeric-$a.log" ) &
   eval "emu_pid_$a=$!"
 done
 emu_result() { # emu_result ARCH: the finished run's log, and its exit status

@@ -357,6 +357,27 @@ int run_conv(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     return run_plan(S, ki, cname, &P, 1);
 }
 
+/* A case's size for numeric --max-numel: its source's elements (the
+ * emulated runs skip the cases made to fill 512 blocks of a grid, bigger by
+ * design; the outputs of those kept are at most 2.5 times the limit, im2col's). */
+size_t conv_elements(const layout_case *lc, const crk_kernel_info *ki) {
+    const size_t i = (size_t)(lc - CASES);
+    if (i >= N_CONV) return 0;
+    const conv_case *c = &CONV[i];
+    if (is_op(ki, "col2im1d")) return c->b * c->h * c->c_out * c->kh;
+    return c->b * c->c_in * c->h * (op_1d(ki) ? 1 : c->w);
+}
+size_t pool_elements(const layout_case *lc, const crk_kernel_info *ki) {
+    (void)ki;
+    const size_t i = (size_t)(lc - CASES);
+    return i < N_POOL ? POOL[i].b * POOL[i].c * POOL[i].d2 * POOL[i].d3 : 0;
+}
+size_t upsample_elements(const layout_case *lc, const crk_kernel_info *ki) {
+    (void)ki;
+    const size_t i = (size_t)(lc - CASES);
+    return i < N_UP ? UP[i].b * UP[i].c * UP[i].d2 * UP[i].d3 : 0;
+}
+
 /* A conv case applies to an op whose output it can form (Candle refuses
  * the others before launching). */
 int conv_applies(const layout_case *lc, const crk_kernel_info *ki) {

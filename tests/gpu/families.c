@@ -33,10 +33,13 @@ int sum_applies(const layout_case *lc, const crk_kernel_info *ki);
 size_t sum_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_conv(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int conv_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t conv_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_pool(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int pool_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t pool_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_upsample(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int upsample_applies(const layout_case *lc, const crk_kernel_info *ki);
+size_t upsample_elements(const layout_case *lc, const crk_kernel_info *ki);
 int run_quant(suite_t *S, const crk_kernel_info *ki, const layout_case *lc);
 int quant_applies(const layout_case *lc, const crk_kernel_info *ki);
 size_t quant_elements(const layout_case *lc, const crk_kernel_info *ki);
@@ -61,9 +64,9 @@ const family_test FAMILY_TESTS[CRK_FAMILY_COUNT] = {
     [CRK_FAMILY_INDEXING] = {run_index, index_applies, index_elements},
     [CRK_FAMILY_SORT] = {run_sort, sort_applies, sort_elements},
     [CRK_FAMILY_SUM] = {run_sum, sum_applies, sum_elements},
-    [CRK_FAMILY_CONV] = {run_conv, conv_applies},
-    [CRK_FAMILY_POOL] = {run_pool, pool_applies},
-    [CRK_FAMILY_UPSAMPLE] = {run_upsample, upsample_applies},
+    [CRK_FAMILY_CONV] = {run_conv, conv_applies, conv_elements},
+    [CRK_FAMILY_POOL] = {run_pool, pool_applies, pool_elements},
+    [CRK_FAMILY_UPSAMPLE] = {run_upsample, upsample_applies, upsample_elements},
     [CRK_FAMILY_DEQUANTIZE] = {run_quant, quant_applies, quant_elements},
     [CRK_FAMILY_GET_ROWS] = {run_quant, quant_applies, quant_elements},
     [CRK_FAMILY_QUANTIZE] = {run_quant, quant_applies, quant_elements},
