@@ -45,6 +45,34 @@ CRK_DEV float ggml_half(const uint8_t *p) { return f16_to_f32((uint16_t)ggml_u16
 
 enum GgmlForm { FORM_DEQUANTIZE, FORM_GET_ROWS }; /* q4_0's two arithmetics */
 
+/* A chunk's quants four at a time (W a multiple of 4): the bytes of 32-bit
+ * words, each field masked out of all four at once, where a byte at a time
+ * spent most of a dequantize's instructions (H200, Nsight Compute: q6_K ->
+ * f16 about 24 an output, 67% of the issue slots busy). Same values, same
+ * arithmetic as the byte loops. Four bytes from a 2-byte aligned address
+ * (block layouts only promise that): */
+CRK_DEV uint32_t ggml_u32(const uint8_t *p) { return ggml_u16(p) | ggml_u16(p + 2) << 16; }
+/* Byte k of w minus bias as a float, exact (|byte - bias| < 2^24). NVIDIA:
+ * the byte under 2^23's exponent and one subtraction, where I2F is a
+ * quarter-rate unit; AMD: v_cvt_f32_ubyte<k>. */
+template <int k> CRK_DEV float byte_f32(uint32_t w, float bias) {
+#if CRK_NV
+    return __uint_as_float(__byte_perm(w, 0x4B000000u, 0x7650u | k)) - (8388608.0f + bias);
+#else
+    return (float)((w >> (8 * k)) & 0xFFu) - bias;
+#endif
+}
+/* The word path where it was measured faster: dequantize_block, every type
+ * (H200, 4096x14336, libcrk's grid, against the byte loops: 1.04-1.27x,
+ * q6_K -> f16 the most). get_rows and DMMV keep the byte loops:
+ * crk_get_rows_q4_K (8 values a thread, 32 registers) took 0.82x with words
+ * (docs/runs/2026-11-29f-h200-dequantize-words.txt). */
+template <int W, int form> constexpr bool kWords = W % 4 == 0 && form == FORM_DEQUANTIZE;
+/* f(k, q_k - bias) for the 4 bytes of w */
+template <class F> CRK_DEV void each_byte(uint32_t w, float bias, F f) {
+    f(0, byte_f32<0>(w, bias)), f(1, byte_f32<1>(w, bias)), f(2, byte_f32<2>(w, bias)), f(3, byte_f32<3>(w, bias));
+}
+
 /* Each block type: values and bytes per block; chunk() writes values
  * j..j+7 (j a multiple of 8) of block b. */
 struct BlockQ4_0 {
@@ -54,9 +82,16 @@ struct BlockQ4_0 {
         const float d = ggml_half(b);
         const uint8_t *qs = b + 2 + (j & 15);
         const int shift = j < 16 ? 0 : 4;
-        for (int i = 0; i < W; i++) {
-            const float q = (float)((qs[i] >> shift) & 0xF);
-            v[i] = form == FORM_DEQUANTIZE ? fmaf(d, q, -8 * d) : (q - 8.0f) * d;
+        if constexpr (kWords<W, form>) {
+            for (int w = 0; w < W / 4; w++)
+                each_byte((ggml_u32(qs + 4 * w) >> shift) & 0x0F0F0F0Fu, 0.0f, [&](int k, float q) {
+                    v[4 * w + k] = form == FORM_DEQUANTIZE ? fmaf(d, q, -8 * d) : (q - 8.0f) * d;
+                });
+        } else {
+            for (int i = 0; i < W; i++) {
+                const float q = (float)((qs[i] >> shift) & 0xF);
+                v[i] = form == FORM_DEQUANTIZE ? fmaf(d, q, -8 * d) : (q - 8.0f) * d;
+            }
         }
     }
 };
@@ -68,36 +103,54 @@ struct BlockQ4_1 {
         const float d = ggml_half(b), m = ggml_half(b + 2);
         const uint8_t *qs = b + 4 + (j & 15);
         const int shift = j < 16 ? 0 : 4;
-        for (int i = 0; i < W; i++) v[i] = fmaf(d, (float)((qs[i] >> shift) & 0xF), m);
+        if constexpr (kWords<W, form>) {
+            for (int w = 0; w < W / 4; w++)
+                each_byte((ggml_u32(qs + 4 * w) >> shift) & 0x0F0F0F0Fu, 0.0f, [&](int k, float q) { v[4 * w + k] = fmaf(d, q, m); });
+        } else {
+            for (int i = 0; i < W; i++) v[i] = fmaf(d, (float)((qs[i] >> shift) & 0xF), m);
+        }
     }
 };
 /* q5: bit j of the 32-bit qh is value j's fifth bit */
-template <int W, bool has_min, int off> CRK_DEV void q5_chunk(const uint8_t *b, int j, float *v) {
+template <int W, int form, bool has_min, int off> CRK_DEV void q5_chunk(const uint8_t *b, int j, float *v) {
     const float d = ggml_half(b), m = has_min ? ggml_half(b + 2) : 0.0f;
-    const uint32_t qh = ggml_u16(b + off) | ggml_u16(b + off + 2) << 16;
+    const uint32_t qh = ggml_u32(b + off);
     const uint8_t *qs = b + off + 4 + (j & 15);
     const int shift = j < 16 ? 0 : 4;
-    for (int i = 0; i < W; i++) {
-        const int q = ((qs[i] >> shift) & 0xF) | ((qh >> (j + i)) & 1) << 4;
-        v[i] = has_min ? fmaf(d, (float)q, m) : d * (float)(q - 16);
+    if constexpr (kWords<W, form>) {
+        for (int w = 0; w < W / 4; w++) { /* 4 bits of qh to bit 0 of 4 bytes: 1, 2^7, 2^14, 2^21 apart, no carry */
+            const uint32_t hi = (((qh >> (j + 4 * w)) & 0xFu) * 0x00204081u & 0x01010101u) << 4;
+            each_byte(((ggml_u32(qs + 4 * w) >> shift) & 0x0F0F0F0Fu) | hi, has_min ? 0.0f : 16.0f,
+                      [&](int k, float q) { v[4 * w + k] = has_min ? fmaf(d, q, m) : d * q; });
+        }
+    } else {
+        for (int i = 0; i < W; i++) {
+            const int q = ((qs[i] >> shift) & 0xF) | ((qh >> (j + i)) & 1) << 4;
+            v[i] = has_min ? fmaf(d, (float)q, m) : d * (float)(q - 16);
+        }
     }
 }
 struct BlockQ5_0 {
     static constexpr int values = 32, bytes = 22;
     static constexpr bool k_counts_values = true;
-    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<W, false, 2>(b, j, v); }
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<W, form, false, 2>(b, j, v); }
 };
 struct BlockQ5_1 {
     static constexpr int values = 32, bytes = 24;
     static constexpr bool k_counts_values = true;
-    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<W, true, 4>(b, j, v); }
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q5_chunk<W, form, true, 4>(b, j, v); }
 };
 struct BlockQ8_0 {
     static constexpr int values = 32, bytes = 34;
     static constexpr bool k_counts_values = false;
     template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
         const float d = ggml_half(b);
-        for (int i = 0; i < W; i++) v[i] = d * (float)(int8_t)b[2 + j + i];
+        if constexpr (kWords<W, form>) { /* int8 q: q + 128 is the byte with its top bit flipped */
+            for (int w = 0; w < W / 4; w++)
+                each_byte(ggml_u32(b + 2 + j + 4 * w) ^ 0x80808080u, 128.0f, [&](int k, float q) { v[4 * w + k] = d * q; });
+        } else {
+            for (int i = 0; i < W; i++) v[i] = d * (float)(int8_t)b[2 + j + i];
+        }
     }
 };
 
@@ -111,7 +164,12 @@ struct BlockQ2_K {
         const float dl = ggml_half(b + 80) * (float)(sc & 0xF), ml = ggml_half(b + 82) * (float)(sc >> 4);
         const uint8_t *qs = b + 16 + 32 * (j / 128) + j % 32;
         const int shift = 2 * ((j % 128) / 32);
-        for (int i = 0; i < W; i++) v[i] = fmaf(dl, (float)((qs[i] >> shift) & 3), -ml);
+        if constexpr (kWords<W, form>) {
+            for (int w = 0; w < W / 4; w++)
+                each_byte((ggml_u32(qs + 4 * w) >> shift) & 0x03030303u, 0.0f, [&](int k, float q) { v[4 * w + k] = fmaf(dl, q, -ml); });
+        } else {
+            for (int i = 0; i < W; i++) v[i] = fmaf(dl, (float)((qs[i] >> shift) & 3), -ml);
+        }
     }
 };
 /* q3_K: hmask[32] qs[64] scales[12] d; the 16 6-bit scales (minus 32): low
@@ -127,9 +185,15 @@ struct BlockQ3_K {
         const int half = j / 128, shift = 2 * ((j % 128) / 32), l = j % 32;
         const uint8_t *qs = b + 32 + 32 * half + l, *hm = b + l;
         const int hbit = 4 * half + shift / 2;
-        for (int i = 0; i < W; i++) {
-            const int q = (int)((qs[i] >> shift) & 3) - ((hm[i] >> hbit) & 1 ? 0 : 4);
-            v[i] = dl * (float)q;
+        if constexpr (kWords<W, form>) { /* q + 4 = 2 low bits | hmask bit << 2 */
+            for (int w = 0; w < W / 4; w++)
+                each_byte(((ggml_u32(qs + 4 * w) >> shift) & 0x03030303u) | ((ggml_u32(hm + 4 * w) >> hbit) & 0x01010101u) << 2,
+                          4.0f, [&](int k, float q) { v[4 * w + k] = dl * q; });
+        } else {
+            for (int i = 0; i < W; i++) {
+                const int q = (int)((qs[i] >> shift) & 3) - ((hm[i] >> hbit) & 1 ? 0 : 4);
+                v[i] = dl * (float)q;
+            }
         }
     }
 };
@@ -143,26 +207,34 @@ CRK_DEV void scale_min_k4(int s, const uint8_t *q, int &sc, int &mn) {
         mn = (q[s + 4] >> 4) | (q[s] >> 6) << 4;
     }
 }
-template <int W, bool five> CRK_DEV void q45k_chunk(const uint8_t *b, int j, float *v) {
+template <int W, int form, bool five> CRK_DEV void q45k_chunk(const uint8_t *b, int j, float *v) {
     const int s = j / 32, l = j % 32;
     int sc, mn;
     scale_min_k4(s, b + 4, sc, mn);
     const float dl = ggml_half(b) * (float)sc, ml = ggml_half(b + 2) * (float)mn;
     const uint8_t *qs = b + (five ? 48 : 16) + 32 * (s / 2) + l, *qh = b + 16 + l;
     const int shift = 4 * (s % 2);
-    for (int i = 0; i < W; i++) {
-        int q = (qs[i] >> shift) & 0xF;
-        if (five) q |= ((qh[i] >> s) & 1) << 4;
-        v[i] = fmaf(dl, (float)q, -ml);
+    if constexpr (kWords<W, form>) {
+        for (int w = 0; w < W / 4; w++) {
+            uint32_t q = (ggml_u32(qs + 4 * w) >> shift) & 0x0F0F0F0Fu;
+            if (five) q |= ((ggml_u32(qh + 4 * w) >> s) & 0x01010101u) << 4;
+            each_byte(q, 0.0f, [&](int k, float x) { v[4 * w + k] = fmaf(dl, x, -ml); });
+        }
+    } else {
+        for (int i = 0; i < W; i++) {
+            int q = (qs[i] >> shift) & 0xF;
+            if (five) q |= ((qh[i] >> s) & 1) << 4;
+            v[i] = fmaf(dl, (float)q, -ml);
+        }
     }
 }
 struct BlockQ4_K {
     static constexpr int values = 256, bytes = 144;
-    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<W, false>(b, j, v); }
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<W, form, false>(b, j, v); }
 };
 struct BlockQ5_K {
     static constexpr int values = 256, bytes = 176;
-    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<W, true>(b, j, v); }
+    template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) { q45k_chunk<W, form, true>(b, j, v); }
 };
 /* q6_K: ql[128] qh[64] scales[16] (int8) d: q = 4 low bits | 2 high << 4, minus 32 */
 struct BlockQ6_K {
@@ -171,9 +243,17 @@ struct BlockQ6_K {
         const int half = j / 128, quarter = (j % 128) / 32, l = j % 32;
         const uint8_t *ql = b + 64 * half + 32 * (quarter % 2) + l, *qh = b + 128 + 32 * half + l;
         const float ds = ggml_half(b + 208) * (float)(int8_t)b[192 + j / 16];
-        for (int i = 0; i < W; i++) {
-            const int q = (int)(((ql[i] >> (4 * (quarter / 2))) & 0xF) | ((qh[i] >> (2 * quarter)) & 3) << 4) - 32;
-            v[i] = ds * (float)q;
+        if constexpr (kWords<W, form>) {
+            for (int w = 0; w < W / 4; w++) {
+                const uint32_t q = ((ggml_u32(ql + 4 * w) >> (4 * (quarter / 2))) & 0x0F0F0F0Fu) |
+                                   ((ggml_u32(qh + 4 * w) >> (2 * quarter)) & 0x03030303u) << 4;
+                each_byte(q, 32.0f, [&](int k, float x) { v[4 * w + k] = ds * x; });
+            }
+        } else {
+            for (int i = 0; i < W; i++) {
+                const int q = (int)(((ql[i] >> (4 * (quarter / 2))) & 0xF) | ((qh[i] >> (2 * quarter)) & 3) << 4) - 32;
+                v[i] = ds * (float)q;
+            }
         }
     }
 };
@@ -181,8 +261,13 @@ struct BlockQ6_K {
 struct BlockQ8_K {
     static constexpr int values = 256, bytes = 292;
     template <int W, int form> static CRK_DEV void chunk(const uint8_t *b, int j, float *v) {
-        const float d = bits_f32(ggml_u16(b) | ggml_u16(b + 2) << 16);
-        for (int i = 0; i < W; i++) v[i] = d * (float)(int8_t)b[4 + j + i];
+        const float d = bits_f32(ggml_u32(b));
+        if constexpr (kWords<W, form>) {
+            for (int w = 0; w < W / 4; w++)
+                each_byte(ggml_u32(b + 4 + j + 4 * w) ^ 0x80808080u, 128.0f, [&](int k, float q) { v[4 * w + k] = d * q; });
+        } else {
+            for (int i = 0; i < W; i++) v[i] = d * (float)(int8_t)b[4 + j + i];
+        }
     }
 };
 

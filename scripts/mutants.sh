@@ -187,6 +187,8 @@ spawn striprows 'crk_upsample_bilinear2d_strips_bf16' conv conv.h 's/? (int)(h_o
 spawn nibble 'dequantize_block_q4_0_f32' quantized quantized.h '0,/const int shift = j < 16 ? 0 : 4;/s//const int shift = j < 16 ? 4 : 0;/'
 # quantized: q4_K's sub-blocks 4-7 take their scales' high bits from the wrong byte
 spawn kscale 'dequantize_block_q4_K_f16' quantized quantized.h 's/sc = (q\[s + 4\] \& 0xF) | (q\[s - 4\] >> 6) << 4;/sc = (q[s + 4] \& 0xF) | (q[s - 3] >> 6) << 4;/'
+# quantized: dequantize's words give their bytes in swapped pairs (NVIDIA's byte_perm selector, AMD's shift)
+spawn wordbyte 'dequantize_block_q6_K_f16' quantized quantized.h 's/0x7650u | k)/0x7650u | (k ^ 1))/; s/return (float)((w >> (8 \* k)) \& 0xFFu) - bias;/return (float)((w >> (8 * (k ^ 1))) \& 0xFFu) - bias;/'
 # quantized: crk_get_rows loses its row bound (an id past the source reads out of bounds)
 spawn rowbound 'crk_get_rows_q8_0' quantized quantized.h 's/if (id >= nrows) {/if (false) {/'
 # quantized: quantize_q8_1 reduces max|x| and the sum over 16 lanes, not the block's 32
