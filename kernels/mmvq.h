@@ -39,7 +39,7 @@ namespace crk {
  * 16-bit loads where only 2 (q4_0, q5_0, q8_0, q3_K, q6_K). */
 template <int A = 2> CRK_DEV int ggml_i32(const uint8_t *p) {
     if constexpr (A == 4) return *(const int *)p;
-    return (int)(ggml_u16(p) | ggml_u16(p + 2) << 16);
+    return (int)ggml_u32(p);
 }
 /* Int i of a q8_1 block's 32 quants (4-byte aligned: 36-byte blocks). */
 CRK_DEV int q8_int(const uint8_t *yb, int i) { return *(const int *)(yb + 4 + 4 * i); }

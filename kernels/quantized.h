@@ -84,9 +84,8 @@ struct BlockQ4_0 {
         const int shift = j < 16 ? 0 : 4;
         if constexpr (kWords<W, form>) {
             for (int w = 0; w < W / 4; w++)
-                each_byte((ggml_u32(qs + 4 * w) >> shift) & 0x0F0F0F0Fu, 0.0f, [&](int k, float q) {
-                    v[4 * w + k] = form == FORM_DEQUANTIZE ? fmaf(d, q, -8 * d) : (q - 8.0f) * d;
-                });
+                each_byte((ggml_u32(qs + 4 * w) >> shift) & 0x0F0F0F0Fu, 0.0f,
+                          [&](int k, float q) { v[4 * w + k] = fmaf(d, q, -8 * d); }); /* kWords: dequantize's form */
         } else {
             for (int i = 0; i < W; i++) {
                 const float q = (float)((qs[i] >> shift) & 0xF);
