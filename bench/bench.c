@@ -103,34 +103,49 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Seconds for `count` launches rotating over the sets, then one synchronize. */
-static int timed_batch(const bench_state *S, const bench_prep *P, int shape, long count, double *secs) {
+/* Seconds for `count` launches rotating over `sets`, then one synchronize. */
+static int timed_batch(crk_ctx *ctx, bench_fire fire, const void *arg, int sets, long count, double *secs) {
     const double t0 = now_s();
     for (long k = 0; k < count; k++)
-        if (launch(S, P, shape, (int)(k % S->sets))) return -1;
-    if (crk_synchronize(S->ctx) != CRK_OK) return fail_gpu(P->op->kernel);
+        if (fire(arg, (int)(k % sets))) return -1;
+    if (crk_synchronize(ctx) != CRK_OK) return fail_gpu("synchronize after the timed launches");
     *secs = now_s() - t0;
     return 0;
 }
 
-static int measure(const bench_state *S, const bench_prep *P, int shape, bench_meas *m) {
+int bench_measure(crk_ctx *ctx, bench_fire fire, const void *arg, int sets, bench_meas *m) {
     double t;
-    if (timed_batch(S, P, shape, 3, &t)) return -1; /* warm-up */
+    if (timed_batch(ctx, fire, arg, sets, 3, &t)) return -1; /* warm-up */
     long count = 4;
     for (;;) { /* calibrate: one batch of >= MIN_SAMPLE_S */
-        if (timed_batch(S, P, shape, count, &t)) return -1;
+        if (timed_batch(ctx, fire, arg, sets, count, &t)) return -1;
         if (t >= MIN_SAMPLE_S || count >= MAX_LAUNCHES) break;
         const double want = count * (1.25 * MIN_SAMPLE_S) / (t > 1e-6 ? t : 1e-6);
         count = want > (double)MAX_LAUNCHES ? MAX_LAUNCHES : (long)want + 1;
     }
     double ms[SAMPLES];
     for (int s = 0; s < SAMPLES; s++) {
-        if (timed_batch(S, P, shape, count, &t)) return -1;
+        if (timed_batch(ctx, fire, arg, sets, count, &t)) return -1;
         ms[s] = 1e3 * t / (double)count;
     }
     qsort(ms, SAMPLES, sizeof ms[0], cmp_double);
     m->ms = ms[SAMPLES / 2], m->min_ms = ms[0], m->max_ms = ms[SAMPLES - 1], m->launches = count;
     return 0;
+}
+
+/* One shape of a prepared row, as bench_measure fires it. */
+typedef struct {
+    const bench_state *S;
+    const bench_prep *P;
+    int shape;
+} shape_fire;
+static int fire_shape(const void *arg, int set) {
+    const shape_fire *f = arg;
+    return launch(f->S, f->P, f->shape, set);
+}
+static int measure(const bench_state *S, const bench_prep *P, int shape, bench_meas *m) {
+    const shape_fire f = {S, P, shape};
+    return bench_measure(S->ctx, fire_shape, &f, S->sets, m);
 }
 
 /* ------------------------------------------------------------ per size */
@@ -285,6 +300,7 @@ static void run_index(bench_state *S, const char *ops, int tiny, bench_report *R
             run_shapes(S, &P, row, R, rng);
             prep_free(S, &P);
             index_free(S, 0);
+            row->copy_gbps = copy_same_bytes(S->ctx, row->bytes); /* after the row's buffers are freed */
         }
     }
     index_free(S, 1);

@@ -248,6 +248,8 @@ typedef struct {
     char torch_op[96];
     double ratio;        /* crk shape / torch, < 0: unavailable               */
     double ratio_candle; /* candle shape / Candle's kernel                    */
+    double copy_gbps;    /* fixed shapes: a copy of the same bytes (copyref.c), else 0 */
+    double pct_copy_same; /* crk shape against it, < 0: unavailable           */
 } bench_row;
 
 typedef struct {
@@ -259,6 +261,17 @@ typedef struct {
     size_t nrows;
     int failed;
 } bench_report;
+
+/* bench.c: times fire(arg, set) over `sets` rotated sets: warm-up, N
+ * launches a sample (>= 20 ms), the median of 15 samples per launch. 0, or
+ * -1 with the error printed. */
+typedef int (*bench_fire)(const void *arg, int set);
+int bench_measure(crk_ctx *ctx, bench_fire fire, const void *arg, int sets, bench_meas *m);
+
+/* copyref.c: the device's copy bandwidth (GB/s, read + written) for a
+ * transfer of `bytes`, as a fixed-shape row moves them; -1 if it cannot be
+ * measured (printed). Measured once a size. */
+double copy_same_bytes(crk_ctx *ctx, double bytes);
 
 /* report.c */
 void report_derive(bench_report *r);

@@ -13,7 +13,8 @@ static double ratio(double a, double b) { return a > 0 && b > 0 ? a / b : -1; }
  * ours. log2n 0 (the indexing rows' fixed shapes): the largest size run. */
 static double copy_ref(const bench_report *r, int log2n, int *from_torch) {
     double ours = -1, theirs = -1;
-    for (size_t i = 0; !log2n && i < r->nrows; i++)
+    const int fixed = !log2n;
+    for (size_t i = 0; fixed && i < r->nrows; i++) /* every row: the sizes run in the order given */
         if (r->rows[i].log2n > log2n && !strcmp(r->rows[i].op, "copy")) log2n = r->rows[i].log2n;
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
@@ -41,6 +42,8 @@ void report_derive(bench_report *r) {
             const double p = ratio(w->m[s].gbps, ref);
             w->m[s].pct_copy = p > 0 ? 100.0 * p : -1;
         }
+        const double same = ratio(w->m[SHAPE_CRK].gbps, w->copy_gbps);
+        w->pct_copy_same = same > 0 ? 100.0 * same : -1;
         w->ratio = ratio(w->m[SHAPE_CRK].gbps, w->torch_gbps);
         w->ratio_candle = ratio(w->m[SHAPE_CANDLE].gbps, w->m[SHAPE_PEER].gbps);
     }
@@ -112,6 +115,8 @@ int report_write_json(const bench_report *r, const char *path) {
         for (int s = 0; s < SHAPE_COUNT; s++) json_meas(f, PREFIX[s], &w->m[s]);
         fprintf(f, "     \"samples\": %d, \"buffer_sets\": %d", w->samples, w->rotate);
         json_knum(f, ", ", "", "pct_of_copy", w->m[SHAPE_CRK].pct_copy);
+        json_knum(f, ", ", "", "same_bytes_copy_gbps", w->copy_gbps > 0 ? w->copy_gbps : -1);
+        json_knum(f, ", ", "", "pct_of_same_bytes_copy", w->pct_copy_same);
         json_knum(f, ", ", "", "torch_ms", w->torch_state == 1 ? w->torch_ms : -1);
         json_knum(f, ", ", "", "torch_gbps", w->torch_gbps);
         if (w->torch_state == 1) json_kstr(f, ", ", "torch_op", w->torch_op);
@@ -135,7 +140,8 @@ int report_write_csv(const bench_report *r, const char *path) {
     fprintf(f, "op,kernel,dtype,layout,log2n,n,bytes,");
     for (int s = 0; s < SHAPE_COUNT; s++)
         fprintf(f, "%sstatus,%sms,%sgbps,%spct_of_copy,", PREFIX[s], PREFIX[s], PREFIX[s], PREFIX[s]);
-    fprintf(f, "torch_ms,torch_gbps,ours_over_torch,candle_shape_over_candle_kernel,torch_op\n");
+    fprintf(f, "same_bytes_copy_gbps,pct_of_same_bytes_copy,torch_ms,torch_gbps,ours_over_torch,"
+               "candle_shape_over_candle_kernel,torch_op\n");
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
         fprintf(f, "%s,%s,%s,%s,%d,%zu,%.0f,", w->op, w->kernel, w->dtype, w->label, w->log2n,
@@ -146,6 +152,8 @@ int report_write_csv(const bench_report *r, const char *path) {
             csv_num(f, w->m[s].gbps);
             csv_num(f, w->m[s].pct_copy);
         }
+        csv_num(f, w->copy_gbps > 0 ? w->copy_gbps : -1);
+        csv_num(f, w->pct_copy_same);
         csv_num(f, w->torch_state == 1 ? w->torch_ms : -1);
         csv_num(f, w->torch_gbps);
         csv_num(f, w->ratio);
@@ -178,27 +186,28 @@ void report_print_table(const bench_report *r) {
         if (!r->rows[i].log2n) { /* once, if there are indexing rows */
             printf("   indexing rows (n -): fixed shapes, layout = case (results.json 'shape'), bytes = ids + elements\n"
                    "   read + written, dtype = ids:T (argsort: rows x cols, bytes = 4 read + 4 written per element); %%copy\n"
-                   "   vs the largest size's copy\n");
+                   "   vs the largest size's copy, %%cp= vs a copy of the row's own bytes (ucopy_f32, same run)\n");
             break;
         }
     printf("   candle: %s\n   torch: %s\n", r->candle_info, r->torch_info);
-    const char *fmt = "%-13s %-10s %-13s %-4s %9s %6s %9s %6s %9s %9s %10s %9s\n";
-    printf(fmt, "op", "dtype", "layout", "n", "crk GB/s", "%copy", "cshp GB/s", "%copy", "cndl GB/s", "cshp/cndl",
-           "torch GB/s", "crk/torch");
+    const char *fmt = "%-13s %-10s %-13s %-4s %9s %6s %6s %9s %6s %9s %9s %10s %9s\n";
+    printf(fmt, "op", "dtype", "layout", "n", "crk GB/s", "%copy", "%cp=", "cshp GB/s", "%copy", "cndl GB/s",
+           "cshp/cndl", "torch GB/s", "crk/torch");
     for (size_t i = 0; i < r->nrows; i++) {
         const bench_row *w = &r->rows[i];
-        char n[16], a[24], b[24], c[24], d[24], e[24], g[24], h[24], k[24];
+        char n[16], a[24], b[24], q[24], c[24], d[24], e[24], g[24], h[24], k[24];
         if (w->log2n) snprintf(n, sizeof n, "2^%d", w->log2n);
         else snprintf(n, sizeof n, "-"); /* indexing: the layout column names the case */
         gbps_cell(a, sizeof a, &w->m[SHAPE_CRK]);
         cell(b, sizeof b, "%.1f", w->m[SHAPE_CRK].pct_copy);
+        cell(q, sizeof q, "%.1f", w->pct_copy_same);
         gbps_cell(c, sizeof c, &w->m[SHAPE_CANDLE]);
         cell(d, sizeof d, "%.1f", w->m[SHAPE_CANDLE].pct_copy);
         gbps_cell(e, sizeof e, &w->m[SHAPE_PEER]);
         cell(g, sizeof g, "%.3f", w->ratio_candle);
         cell(h, sizeof h, "%.1f", w->torch_gbps);
         cell(k, sizeof k, "%.3f", w->ratio);
-        printf(fmt, w->op, w->dtype, w->label, n, a, b, c, d, e, g, h, k);
+        printf(fmt, w->op, w->dtype, w->label, n, a, b, q, c, d, e, g, h, k);
     }
     if (r->failed) printf("\nbench: FAILED (wrong results or GPU errors above)\n");
 }

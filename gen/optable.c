@@ -64,6 +64,9 @@ static const gen_param SIG_SUM[] = {P_NUMEL, P_NDIMS, P_SIZE("num_sum_dims"), P_
 static const gen_param SIG_SOFTMAX[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_INT("n_cols"), {0}};
 static const gen_param SIG_SOFTMAX_SPLIT[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_INT("n_cols"),
                                              P_INT("pieces"), {0}};
+/* crk_softmax_wide: a persistent grid's rows (kernels/rows.h) */
+static const gen_param SIG_SOFTMAX_ROWS[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_INT("n_cols"),
+                                            P_INT("n_rows"), {0}};
 #define NORM_TAIL P_INT("n_cols"), P_INT("block_size"), {"eps", CRK_ROLE_SCALAR, PT_FLOAT, PM_CONST_VALUE}, {0}
 static const gen_param SIG_RMSNORM[] = {P_IN("src", PT_AXIS0), P_OUT("dst", PT_AXIS0), P_IN("alpha", PT_AXIS0),
                                         NORM_TAIL};
@@ -229,7 +232,7 @@ static const gen_op SORT_OPS[] = {
 };
 static const gen_op SOFTMAX_OPS[] = {
     {"softmax", "crk::softmax", NULL, 0, NULL, 0}, {"crk_softmax_vec", "crk::softmax_vec", NULL, 0, NULL, 0},
-    {"crk_softmax_wide", "crk::softmax_wide", NULL, 0, NULL, 1},
+    {"crk_softmax_wide", "crk::softmax_wide", SIG_SOFTMAX_ROWS, 0, NULL, 1},
     {"crk_softmax_part", "crk::softmax_part", SIG_SOFTMAX_SPLIT, 0, NULL, 0},
     {"crk_softmax_fin", "crk::softmax_fin", SIG_SOFTMAX_SPLIT, 0, NULL, 0},
 };

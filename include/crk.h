@@ -385,7 +385,9 @@ crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const cr
  * within the family's tolerance. Rows of 2049 to 8192 16-byte chunks
  * (32768 f32) run crk_softmax_wide_<dt> with the power of two >= chunks / 8
  * threads: up to 8 chunks a thread held in registers, one read, the same
- * arithmetic.
+ * arithmetic; f32 in as many blocks as the device holds at once (the
+ * runtime's occupancy), each taking every grid-th row and loading its next
+ * row while it stores this one.
  *
  * Few long rows (fewer than 256 rows of at least 12288 16-byte chunks, on
  * the vector path, dst not overlapping src) split: each row into pieces

@@ -213,24 +213,35 @@ template <class T, int V, int Held> struct SoftmaxRow {
         return o;
     }
 
+    /* A held row's max, folded over the block; load: its chunks are read
+     * here (else they are in p already: crk_softmax_wide's next row). */
+    CRK_DEV void max_held(bool load) {
+        A mx1 = Lim<A>::lowest();
+#pragma unroll
+        for (int k = 0; k < Held; ++k) {
+            const unsigned q = r.tid + k * r.threads;
+            if (q < r.chunks) {
+                if (load) p[k] = r.load(r.x, q);
+                max_chunk(p[k], mx, mx1);
+            }
+        }
+        if constexpr (paired) mx = m::maxg(mx, mx1);
+        mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
+    }
+    /* A held row's exps, in place, summed (not folded) */
+    CRK_DEV void exp_held() {
+#pragma unroll
+        for (int k = 0; k < Held; ++k)
+            if (r.tid + k * r.threads < r.chunks) exp_chunk(p[k], sum);
+    }
+
     /* mx and sum of the row, folded over the block (every thread has them). */
     CRK_DEV void stats() {
-        A mx1 = Lim<A>::lowest();
         if (held) { /* block-uniform */
-#pragma unroll
-            for (int k = 0; k < Held; ++k) {
-                const unsigned q = r.tid + k * r.threads;
-                if (q < r.chunks) {
-                    p[k] = r.load(r.x, q);
-                    max_chunk(p[k], mx, mx1);
-                }
-            }
-            if constexpr (paired) mx = m::maxg(mx, mx1);
-            mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
-#pragma unroll
-            for (int k = 0; k < Held; ++k)
-                if (r.tid + k * r.threads < r.chunks) exp_chunk(p[k], sum);
+            max_held(true);
+            exp_held();
         } else {
+            A mx1 = Lim<A>::lowest();
             r.template each_chunk<R::unroll>([&](unsigned q) { max_chunk(r.load(r.x, q), mx, mx1); });
             if constexpr (paired) mx = m::maxg(mx, mx1);
             mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
@@ -239,20 +250,28 @@ template <class T, int V, int Held> struct SoftmaxRow {
                 exp_chunk(v, sum);
             });
         }
-        sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum);
+        fold_sums();
     }
+    CRK_DEV void fold_sums() { sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum); }
 
-    /* dst = exp(x - mx) * T(1/sum), from the held exps or recomputed. */
-    CRK_DEV void write() const {
+    /* A held row's dst; then, given the next row's base nx, its chunks
+     * from `from` on are loaded in place of the stored ones, so a
+     * persistent block's stores and next loads are in flight together. */
+    CRK_DEV void write_held(const T *nx, int from) {
         const A inv = narrow_as((C)1 / sum, mx);
-        if (held) {
 #pragma unroll
-            for (int k = 0; k < Held; ++k) {
-                const unsigned q = r.tid + k * r.threads;
-                if (q < r.chunks) r.store(q, scale_chunk(p[k], inv));
+        for (int k = 0; k < Held; ++k) {
+            const unsigned q = r.tid + k * r.threads;
+            if (q < r.chunks) {
+                r.store(q, scale_chunk(p[k], inv));
+                if (nx && k >= from) p[k] = r.load(nx, q);
             }
-            return;
         }
+    }
+    /* dst = exp(x - mx) * T(1/sum), from the held exps or recomputed. */
+    CRK_DEV void write() {
+        if (held) return write_held(nullptr, Held);
+        const A inv = narrow_as((C)1 / sum, mx);
         r.template each_chunk<R::exp_unroll>([&](unsigned q) {
             Pack<T, V> v = r.load(r.x, q);
             C unused = 0;
@@ -287,23 +306,85 @@ template <class T> CRK_DEV void softmax_vec(const T *src, T *dst, int n_cols) {
     constexpr int V = 16 / (int)sizeof(T);
     softmax_block<SoftmaxRow<T, V, SoftmaxHeld<V>::n>>(src, dst, n_cols);
 }
-/* libcrk's crk_softmax_wide_<dt>: the same for rows of up to 8 chunks a
- * thread (8192 with 1024 threads: 32768 f32), held in the 64 registers of
- * one 1024-thread block an SM (the op table's residency). A block a row re-reading 128 KiB rows missed L2
- * (1024x32768 f32 on the H100: 36% hits, 57% of copy bandwidth). */
+/* libcrk's crk_softmax_wide_<dt>(src, dst, n_cols, n_rows): the same for
+ * rows of up to 8 chunks a thread (8192 with 1024 threads: 32768 f32),
+ * held in the 64 registers of one 1024-thread block an SM (the op table's
+ * residency). A block a row re-reading 128 KiB rows missed L2 (1024x32768
+ * f32 on the H100: 36% hits, 57% of copy bandwidth).
+ *
+ * Persistent: block b takes rows b, b + G, ... (G = gridDim.x; crk_softmax
+ * launches f32 in the blocks the device holds at once, the others a block
+ * a row). A block a row had no load in flight from its row's last load to
+ * the next block's first: through the folds, the exps, the stores and the
+ * block's relaunch (H200 1024x32768 f32: 26% of issue slots and 64% of
+ * DRAM busy). Here a held row's first Pre chunks of the next row are
+ * loaded before this row's exps, the rest in place of each stored chunk
+ * (f32 1024x32768 3151 -> 3325 GB/s; bf16, two blocks an SM, lost: 1024x32768
+ * 3014 -> 2875, with Pre 0 2678). Each row is computed as by a block of its
+ * own: any grid is correct. */
 template <class T> struct WideHeld {
 #if CRK_AMD && (defined(__gfx9_generic__) || defined(__gfx908__))
     /* gfx900-class chips have 64 VGPRs a thread at 1024 threads and no AGPRs
      * to spill into: 8 16-bit chunks took 76 bytes of scratch (crk verify);
      * gfx908 (64 VGPRs, 64 AGPRs) spilled 12 VGPRs once the exps are kept
-     * in place of the inputs; 4 held, longer rows read twice */
-    static constexpr int n = sizeof(T) == 2 ? 4 : 8;
+     * in place of the inputs; 4 held, longer rows read twice (f64 too:
+     * 8 spilled 5 VGPRs on gfx9-generic in the row loop); no chunk of the
+     * next row before the stores */
+    static constexpr int n = sizeof(T) == 4 ? 8 : 4, pre = 0;
+    /* the next row loaded whole after the stores: loaded in place of them,
+     * gfx9-generic spilled 1-3 VGPRs */
+    static constexpr bool interleave = false;
 #else
-    static constexpr int n = 8;
+    /* next-row chunks before the exps: 64 registers hold two of 16-bit
+     * values, one of f32 (two spilled 4 bytes on sm_90), none of f64 (whose
+     * exp already spills there) */
+    static constexpr int n = 8, pre = sizeof(T) == 2 ? 2 : sizeof(T) == 4 ? 1 : 0;
+    static constexpr bool interleave = true;
 #endif
 };
-template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols) {
-    softmax_block<SoftmaxRow<T, 16 / (int)sizeof(T), WideHeld<T>::n>>(src, dst, n_cols);
+template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols, int n_rows) {
+    constexpr int V = 16 / (int)sizeof(T), Pre = WideHeld<T>::pre;
+    constexpr bool interleave = WideHeld<T>::interleave;
+    using S = SoftmaxRow<T, V, WideHeld<T>::n>;
+    __shared__ typename S::A slots_max[32];
+    __shared__ typename S::C slots_sum[32];
+    /* rows <= 2^31 - 1 and G < 2^32 - rows: row + G does not wrap */
+    const unsigned rows = n_rows > 0 ? (unsigned)n_rows : 0, step = gridDim.x;
+    unsigned row = blockIdx.x;
+    if (row >= rows) return;
+    typename S::R r(src, dst, row, n_cols, block_tid(), block_threads());
+    S s(r, slots_max, slots_sum);
+    const size_t jump = (size_t)step * r.cols; /* elements to this block's next row */
+    if (!s.held) { /* block-uniform: longer rows, a row at a time, read twice */
+        for (;;) {
+            s.stats();
+            s.write();
+            if ((row += step) >= rows) return;
+            r.x += jump, r.y += jump, s.mx = Lim<typename S::A>::lowest(), s.sum = 0;
+        }
+    }
+    s.max_held(true);
+    for (;;) {
+        const bool more = row + step < rows;
+        const T *nx = r.x + jump;
+        Pack<T, V> e[Pre ? Pre : 1];
+#pragma unroll
+        for (int j = 0; j < Pre; ++j)
+            if (more && r.tid + j * r.threads < r.chunks) e[j] = r.load(nx, r.tid + j * r.threads);
+        s.exp_held();
+        s.fold_sums();
+        s.write_held(more && interleave ? nx : nullptr, Pre);
+        if (!more) return;
+#pragma unroll
+        for (int j = 0; j < Pre; ++j) s.p[j] = e[j];
+        row += step, r.x = nx, r.y += jump, s.mx = Lim<typename S::A>::lowest(), s.sum = 0;
+#if CRK_AMD
+        /* clang hoists each chunk's offset (tid, threads) out of the row loop:
+         * 16 more VGPRs (gfx942 f32 49 -> 87, gfx9-generic spilled 20) */
+        asm volatile("" : "+v"(r.tid), "+s"(r.threads));
+#endif
+        s.max_held(!interleave);
+    }
 }
 
 /* Few long rows (crk_softmax, include/crk.h): each row in `pieces` pieces
@@ -366,7 +447,7 @@ template <class T> CRK_DEV void softmax_fin(const T *src, T *dst, int n_cols, in
     /* No barrier before the span is overwritten: every thread read its
      * parts before the sum's fold (whose barrier, or one wave's shuffles,
      * every output waits for). */
-    piece.sum = block_fold(piece.sum, r.tid, r.threads, (C)0, slots_sum, S::fold_sum);
+    piece.fold_sums();
     piece.held = false;
     piece.write();
 }

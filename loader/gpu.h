@@ -35,6 +35,9 @@ struct crk_gpu {
     int (*event_sync)(crk_gpu *g, void *ev);
     int (*event_destroy)(crk_gpu *g, void *ev);
     const char *(*error_string)(crk_gpu *g, int err);
+    /* Blocks of `block` threads of fn an SM (CU) holds at once; -1 where the
+     * runtime has no occupancy call (tests/emu's, the unit tests' stand-in). */
+    int (*occupancy)(crk_gpu *g, void *fn, unsigned block, unsigned shared_bytes, int *blocks);
     void (*close)(crk_gpu *g);
 };
 
@@ -46,7 +49,8 @@ struct crk_gpu {
      (g)->malloc = gmalloc, (g)->free = gfree, (g)->htod = htod, (g)->dtoh = dtoh,                \
      (g)->htod_async = htod_async, (g)->memset = gmemset, (g)->synchronize = sync,              \
      (g)->event_create = ev_create, (g)->event_record = ev_record, (g)->event_sync = ev_sync,     \
-     (g)->event_destroy = ev_destroy, (g)->error_string = err_str, (g)->close = gclose)
+     (g)->event_destroy = ev_destroy, (g)->error_string = err_str, (g)->occupancy = occupancy,     \
+     (g)->close = gclose)
 
 /* Open device `device` of that runtime; fill target (full target ID, e.g.
  * "gfx90a:sramecc+:xnack-" or "sm_90") and name. 0 ok, else -1 with why. */

@@ -8,7 +8,7 @@
 
 enum { INIT, COUNT, DEVGET, ATTR, NAME, CTXRETAIN, CTXSET, CTXRELEASE, MLOAD, MUNLOAD, GETFN, LAUNCH,
        MALLOC, FREE, HTOD, DTOH, HTODASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY,
-       ERRSTR, NFN };
+       ERRSTR, NFN, OCC = NFN /* optional, after the required ones */ };
 static const char *const names[NFN] = {
     "cuInit", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetAttribute", "cuDeviceGetName",
     "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent", "cuDevicePrimaryCtxRelease_v2", "cuModuleLoadData",
@@ -52,6 +52,10 @@ static const char *err_str(crk_gpu *g, int e) {
     if (g->fn[ERRSTR]) F(g, ERRSTR, int (*)(int, const char **))(e, &s);
     return s ? s : "unknown CUDA error";
 }
+static int occupancy(crk_gpu *g, void *fn, unsigned block, unsigned shm, int *n) {
+    if (!g->fn[OCC]) return -1;
+    return F(g, OCC, int (*)(int *, void *, int, size_t))(n, fn, (int)block, shm);
+}
 static void gclose(crk_gpu *g) {
     if (g->ctx) F(g, CTXRELEASE, int (*)(int))(g->device);
     if (g->lib) dlclose(g->lib);
@@ -77,6 +81,7 @@ int crk_gpu_open_cuda(crk_gpu *g, int device, char *target, size_t tlen, char *n
             snprintf(why, wlen, "CUDA driver lacks %s", names[i]);
             return gclose(g), -1;
         }
+    g->fn[OCC] = dlsym(g->lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     int count = 0, dev = 0, major = 0, minor = 0, e;
     if ((e = F(g, INIT, int (*)(unsigned))(0)) || (e = F(g, COUNT, int (*)(int *))(&count)) || !count) {
         snprintf(why, wlen, "no NVIDIA GPU visible (%s)", e ? err_str(g, e) : "0 devices");

@@ -7,13 +7,14 @@
 #include <string.h>
 
 enum { INIT, COUNT, SETDEV, PROPS6, PROPS5, NAME, VERSION, MLOAD, MUNLOAD, GETFN, LAUNCH, MALLOC,
-       FREE, MEMCPY, MEMCPYASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY, ERRSTR, ATTR, NFN };
+       FREE, MEMCPY, MEMCPYASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY, ERRSTR, ATTR, OCC, NFN };
 static const char *const names[NFN] = {
     "hipInit", "hipGetDeviceCount", "hipSetDevice", "hipGetDevicePropertiesR0600",
     "hipGetDeviceProperties", "hipDeviceGetName", "hipRuntimeGetVersion", "hipModuleLoadData",
     "hipModuleUnload", "hipModuleGetFunction", "hipModuleLaunchKernel", "hipMalloc", "hipFree",
     "hipMemcpy", "hipMemcpyAsync", "hipMemset", "hipDeviceSynchronize", "hipEventCreateWithFlags",
-    "hipEventRecord", "hipEventSynchronize", "hipEventDestroy", "hipGetErrorString", "hipDeviceGetAttribute"};
+    "hipEventRecord", "hipEventSynchronize", "hipEventDestroy", "hipGetErrorString", "hipDeviceGetAttribute",
+    "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"};
 
 typedef int (*fn_i)(int);
 typedef int (*fn_pi)(void *, int);
@@ -42,6 +43,10 @@ static int ev_destroy(crk_gpu *g, void *e) { return F(g, EVDESTROY, fn_p)(e); }
 static const char *err_str(crk_gpu *g, int e) {
     const char *s = g->fn[ERRSTR] ? F(g, ERRSTR, const char *(*)(int))(e) : NULL;
     return s ? s : "unknown HIP error";
+}
+static int occupancy(crk_gpu *g, void *fn, unsigned block, unsigned shm, int *n) {
+    if (!g->fn[OCC]) return -1;
+    return F(g, OCC, int (*)(int *, void *, int, size_t))(n, fn, (int)block, shm);
 }
 static void gclose(crk_gpu *g) {
     if (g->lib) dlclose(g->lib);
@@ -91,7 +96,7 @@ int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *na
     if (!(g->lib = open_runtime(why, wlen))) return -1;
     for (int i = 0; i < NFN; i++) g->fn[i] = dlsym(g->lib, names[i]);
     for (int i = 0; i < NFN; i++)
-        if (!g->fn[i] && i != PROPS6 && i != PROPS5 && i != VERSION && i != ERRSTR && i != ATTR) {
+        if (!g->fn[i] && i != PROPS6 && i != PROPS5 && i != VERSION && i != ERRSTR && i != ATTR && i != OCC) {
             snprintf(why, wlen, "HIP runtime lacks %s", names[i]);
             return gclose(g), -1;
         }

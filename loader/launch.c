@@ -214,6 +214,14 @@ crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
     return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
 }
 
+size_t crk_resident_blocks(crk_ctx *ctx, const crk_kernel_info *ki, unsigned threads, unsigned shared_bytes) {
+    crk_status st = CRK_OK;
+    void *fn = ctx->gpu.sm_count > 0 ? crk_function(ctx, ki, &st) : NULL;
+    int n = 0;
+    if (!fn || ctx->gpu.occupancy(&ctx->gpu, fn, threads, shared_bytes, &n) || n <= 0) return 0;
+    return (size_t)n * (size_t)ctx->gpu.sm_count;
+}
+
 /* The dtype of input i (role index) or, for i < 0, of the output. */
 int crk_operand_dtype(const crk_kernel_info *ki, int i) {
     for (unsigned k = 0; k < ki->nparams; k++) {

@@ -48,6 +48,10 @@ crk_status crk_launch_capped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
                              size_t info_len, arg_pack *a, size_t work, size_t max_blocks);
 crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
                              size_t info_len, arg_pack *a, const unsigned grid[3], const unsigned block[3]);
+/* Blocks of `threads` (and shared_bytes) of ki the device holds at once:
+ * the runtime's occupancy times its SMs (CUs); 0 where it does not say. A
+ * persistent kernel's grid (crk_softmax_wide). */
+size_t crk_resident_blocks(crk_ctx *ctx, const crk_kernel_info *ki, unsigned threads, unsigned shared_bytes);
 /* A thread an item: blocks of the registry's ki->block threads, as many
  * as the items need (kernels that loop grid-stride past 2^31 - 1 blocks). */
 crk_status crk_launch_items(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,

@@ -231,6 +231,8 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
      * (kernels/rows.h), so long rows get more: 16-byte chunks, two a
      * thread, where the row allows; else about 8 columns a thread */
     unsigned t = 32;
+    size_t blocks = n_rows;
+    int nsc = 1; /* crk_softmax_wide also takes n_rows */
     const void *const ptrs[4] = {src, dst, NULL, NULL};
     const crk_kernel_info *vk = vec_kernel(ki, n_cols, ptrs, &t);
     if (vk) {
@@ -240,16 +242,27 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
         if (pieces > 1) return softmax_split(ctx, s, ki, src, dst, n_rows, n_cols, chunks, pieces);
         ki = vk;
         /* rows of 2049..8192 chunks: crk_softmax_wide_<dt>, up to 8 held a
-         * thread (kernels/rows.h), the power of two >= chunks / 8 threads */
+         * thread (kernels/rows.h), the power of two >= chunks / 8 threads.
+         * f32 persistent: the blocks the device holds at once (a block a row
+         * where the runtime does not say), each taking every grid-th row
+         * and loading the next while it stores this one. H200, in one run
+         * (docs/runs/2026-12-02-h200-softmax-persistent.txt): f32 1024x32768
+         * 3151 -> 3325 GB/s; bf16, two blocks an SM, ran slower so (1024x32768
+         * 3014 -> 2875, 8192x32768 3800 -> 3273) and keeps a block a row, as
+         * f64 (not measured) does. */
         const crk_kernel_info *wk = chunks > 2048 && chunks <= 8192 ? own_kernel(vk, "softmax_wide") : NULL;
-        if (wk) ki = wk, t = row_block(chunks, 8);
+        if (wk) {
+            ki = wk, t = row_block(chunks, 8), nsc = 2;
+            const size_t held = sz == 4 ? crk_resident_blocks(ctx, wk, t, 0) : 0;
+            if (held && held < n_rows) blocks = held;
+        }
     } else {
         t = row_block(n_cols, 8);
     }
     arg_pack a = {.out = dst, .in = {src}};
-    const double sc[1] = {(double)n_cols};
-    if ((st = crk_pack_args(ki, &a, sc, 1, NULL)) != CRK_OK) return st;
-    const unsigned grid[3] = {(unsigned)n_rows, 1, 1}, block[3] = {t, 1, 1};
+    const double sc[2] = {(double)n_cols, (double)n_rows};
+    if ((st = crk_pack_args(ki, &a, sc, nsc, NULL)) != CRK_OK) return st;
+    const unsigned grid[3] = {(unsigned)blocks, 1, 1}, block[3] = {t, 1, 1};
     return crk_launch_shaped(ctx, s, ki, NULL, 0, &a, grid, block);
 }
 

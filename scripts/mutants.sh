@@ -109,10 +109,12 @@ spawn colstree 'crk_fast_sum_cols_*' reduce reduce.h 's/sh\[i\] = step(sh\[i\], 
 # reduce: Candle's launch over a middle dim reads the column count one short (a column of each row left out)
 spawn colsmap 'fast_sum_f32' reduce reduce.h 's/\*B = numel \/ (E \* c), \*C = c;/*B = numel \/ (E * c), *C = c - 1;/' 'crk_fast_sum_cols_f32'
 # softmax: a thread's second held chunk is written with its first chunk's exps
-spawn held 'crk_softmax_vec_*' reduce rows.h 's/if (q < r.chunks) r.store(q, scale_chunk(p\[k\], inv));/if (q < r.chunks) r.store(q, scale_chunk(p[0], inv));/'
+spawn held 'crk_softmax_vec_*' reduce rows.h 's/r.store(q, scale_chunk(p\[k\], inv));/r.store(q, scale_chunk(p[0], inv));/'
 # softmax wide rows: the exps are not kept in place of the held inputs (the inputs are written, times
 # 1/sum; the one-value exps, every dtype on AMD, f32/f64 on NVIDIA)
 spawn widep 'crk_softmax_wide_*' reduce rows.h 's/                c.v\[j\] = Arith<T>::out(x);//'
+# softmax wide rows, persistent: the next row's first chunks are loaded from this row
+spawn widenext 'crk_softmax_wide_*' reduce rows.h 's/e\[j\] = r.load(nx, r.tid + j \* r.threads);/e[j] = r.load(r.x, r.tid + j * r.threads);/'
 # norms under Candle's launch: a thread's held columns are all written from its first one
 spawn normheld 'rmsnorm_*' reduce rows.h 's/            f(q, p\[k\]);/            f(q, p[fill ? k : 0]);/' 'crk_rmsnorm_*'
 # softmax split rows: a piece of -inf (m = -inf, s = NaN) is added as s·0 = NaN, not left out

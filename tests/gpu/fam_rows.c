@@ -11,8 +11,13 @@
  * (sliced by whole chunks), with libcrk's block and with 32 threads.
  * crk_softmax_wide_<dt> (up to 8 chunks a thread held) likewise, libcrk's
  * block being the power of two >= chunks / 8 threads (held at most 8
- * chunks a thread; 32 threads re-read longer rows), and under crk_softmax
- * on 1x32768 (bf16, f16, f32) and 3x40000 (bf16, f16). crk_softmax's split rows:
+ * chunks a thread; 32 threads re-read longer rows), persistent: with
+ * libcrk's block in (rows + 1) / 2 blocks (a block takes rows b and b + G,
+ * the next row's chunks loaded while this one's are stored), with 32
+ * threads in one block (every row); and under crk_softmax on 1x32768
+ * (bf16, f16, f32), 3x40000 (bf16, f16) and 300x20000 (softmax_<dt>
+ * only; f32: more rows than an H200 holds blocks of them, so
+ * crk_softmax's persistent grid). crk_softmax's split rows:
  * crk_softmax_part_<dt> then _fin_<dt> in
  * libcrk's pieces and block, and in 3 pieces of 32 threads (pieces of more
  * than 64 chunks: the re-reading path); crk_softmax_fin_<dt> alone from
@@ -39,6 +44,7 @@ static const rows_case ROWS[] = {
     {"3x64 NULL alpha/beta", 3, 64, 0, 1}, {"0x16", 0, 16, 0, 0},
     {"2x96 -inf runs", 2, 96, 2, 0},  {"3x40000", 3, 40000, 0, 0},
     {"2x12000", 2, 12000, 0, 0}, /* f32: 3000 chunks, crk_softmax_wide's 512 threads hold 5 or 6 */
+    {"300x20000", 300, 20000, 0, 0}, /* softmax_<dt> only: crk_softmax's persistent wide grid (132 blocks on an H200) */
 };
 #define N_ROWS (sizeof ROWS / sizeof ROWS[0])
 
@@ -130,6 +136,7 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     char cname[160], how[64] = "";
     if (split) snprintf(how, sizeof how, ", %zu pieces of %u threads%s", pieces, threads, split == 2 ? ", fin alone" : "");
     else if (pieces) snprintf(how, sizeof how, ", split in %zu pieces", pieces);
+    else if (is_wide(ki)) snprintf(how, sizeof how, ", %s", candle ? "(rows + 1) / 2 blocks" : "one block");
     snprintf(cname, sizeof cname, "rows %s%s%s", rc->name,
              candle && !split ? (vec ? ", libcrk's block" : ", Candle's launch shape") : (vec && !split ? ", 32 threads a row" : ""),
              how);
@@ -200,8 +207,10 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     } else if (candle || vec) {
         if (rc->rows) { /* Candle launches nothing for no rows */
             const void *in[3] = {dsrc, da, db};
-            const double sc[3] = {(double)rc->cols, (double)threads, (double)eps};
-            raw_launch rl = {NULL, 0, 0, 1, in, S->dev[1], sc, NULL, (unsigned)rc->rows, {threads, 1, 1}, 0};
+            const int wide = is_wide(ki); /* (n_cols, n_rows), a persistent grid */
+            const double sc[3] = {(double)rc->cols, wide ? (double)rc->rows : (double)threads, (double)eps};
+            const unsigned grid = !wide ? (unsigned)rc->rows : candle ? (unsigned)(rc->rows + 1) / 2 : 1;
+            raw_launch rl = {NULL, 0, 0, 1, in, S->dev[1], sc, NULL, grid, {threads, 1, 1}, 0};
             if (softmax && !vec) rl.block3[0] = 1, rl.block3[1] = 32;
             st = launch_raw(S, ki, &rl, threads);
         }
@@ -229,5 +238,7 @@ int rows_applies(const layout_case *lc, const crk_kernel_info *ki) {
     const unsigned chunk = chunk_of((crk_dtype)ki->dtypes[0]);
     if (split_kind(ki)) /* the contract, and 3 pieces that hold 3 parts (f64: 48 bytes) */
         return ROWS[i].cols % chunk == 0 && ROWS[i].cols / chunk >= 9;
+    if (ROWS[i].rows == 300) /* crk_softmax's persistent grid: 6M elements, not for every kernel */
+        return ki->family_id == CRK_FAMILY_SOFTMAX && !is_vec(ki);
     return !is_vec(ki) || ROWS[i].cols % chunk == 0; /* the vector kernels' contract */
 }

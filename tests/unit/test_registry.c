@@ -266,8 +266,9 @@ START_TEST(parameters_have_roles) {
          * sort: asort_* and crk_asort_chunk_* take (x, dst, 2 sizes), merge (x, src, dst, 3 sizes) */
         const int is = !strcmp(ki->op, "is"), gather = !strcmp(ki->op, "gather");
         const int merge = ki->family_id == CRK_FAMILY_SORT && strstr(ki->op, "merge") != NULL;
-        /* softmax: crk_softmax_part/fin take n_cols and pieces */
-        const int split = !strcmp(ki->op, "crk_softmax_part") || !strcmp(ki->op, "crk_softmax_fin");
+        /* softmax: crk_softmax_part/fin take n_cols and pieces, crk_softmax_wide n_cols and n_rows */
+        const int split = !strcmp(ki->op, "crk_softmax_part") || !strcmp(ki->op, "crk_softmax_fin") ||
+                          !strcmp(ki->op, "crk_softmax_wide");
         int conv_op = -1;
         for (int c = 0; c < (int)(sizeof conv_ops / sizeof conv_ops[0]); c++)
             if (!strcmp(ki->op, conv_ops[c].op)) conv_op = c;
