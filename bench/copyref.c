@@ -8,7 +8,6 @@
 #include "bench.h"
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #define MAX_SIZES 64
 
