@@ -154,7 +154,11 @@ CRK_DEV int clz64(uint64_t v) { return __clzll((long long)v); }
 CRK_DEV int ctz32(uint32_t v) { return __ffs((int)v) - 1; }
 
 /* IEEE binary16 <-> binary32 with the hardware converter (RNE). NaN is made
- * canonical (0x7FFF) as CUDA's cvt.rn.f16.f32 does. */
+ * canonical (0x7FFF) as CUDA's cvt.rn.f16.f32 does: on NVIDIA the
+ * instruction itself (every NaN pattern gave 0x7FFF on sm_90, for f16 and
+ * bf16, single and paired: docs/runs/2026-12-02b-h200-norm-conversions.txt),
+ * so no compare and branch an output there; AMD's converter keeps the
+ * payload, so it is tested. */
 CRK_DEV float f16_to_f32(uint16_t h) {
 #if CRK_AMD
     return (float)__builtin_bit_cast(_Float16, h);
@@ -163,8 +167,8 @@ CRK_DEV float f16_to_f32(uint16_t h) {
 #endif
 }
 CRK_DEV uint16_t f32_to_f16(float f) {
-    if (f != f) return 0x7FFF;
 #if CRK_AMD
+    if (f != f) return 0x7FFF;
     return __builtin_bit_cast(uint16_t, (_Float16)f);
 #else
     return __half_as_ushort(__float2half_rn(f));
@@ -174,10 +178,10 @@ CRK_DEV uint16_t f32_to_f16(float f) {
 /* binary32 -> bfloat16, RNE, NaN -> 0x7FFF. NVIDIA (sm_80+) has it as one
  * instruction; elsewhere it is the rounding add on the bits. */
 CRK_DEV uint16_t f32_to_bf16(float f) {
-    if (f != f) return 0x7FFF;
 #if CRK_NV && __CUDA_ARCH__ >= 800
     return __bfloat16_as_ushort(__float2bfloat16_rn(f));
 #else
+    if (f != f) return 0x7FFF;
     const uint32_t u = f32_bits(f);
     return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
 #endif

@@ -48,7 +48,8 @@ crk_status crk_open(crk_ctx **out, const crk_options *opt) {
     if (st == CRK_OK) {
         ctx->modules = calloc(crk_registry_module_count, sizeof *ctx->modules);
         ctx->functions = calloc(crk_registry_count, sizeof *ctx->functions);
-        if (!ctx->modules || !ctx->functions) st = crk_fail(CRK_E_NOMEM, "crk_open: out of memory");
+        ctx->resident = calloc(crk_registry_count, sizeof *ctx->resident);
+        if (!ctx->modules || !ctx->functions || !ctx->resident) st = crk_fail(CRK_E_NOMEM, "crk_open: out of memory");
     }
     if (st == CRK_OK) {
         for (size_t i = 0; i < crk_registry_module_count; i++) pthread_mutex_init(&ctx->modules[i].lock, NULL);
@@ -83,6 +84,7 @@ void crk_close(crk_ctx *ctx) {
     }
     free(ctx->modules);
     free((void *)ctx->functions);
+    free((void *)ctx->resident);
     free(ctx->path);
     free(ctx);
 }

@@ -3,6 +3,7 @@
 #define CRK_CONTEXT_H
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include "crk.h"
 #include "gpu.h"
 
@@ -30,6 +31,7 @@ struct crk_ctx {
     char code_object_target[128];  /* target picked among what is shipped */
     crk_module_slot *modules;      /* one per Candle module id             */
     _Atomic(void *) *functions;    /* one per registry kernel              */
+    _Atomic(uint64_t) *resident;   /* per kernel: its last occupancy query (launch.c) */
     /* info buffers: a ring of device slots; a slot is reused after the
      * kernel that read it has finished (its event). */
     void *info_dev;
