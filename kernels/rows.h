@@ -321,7 +321,9 @@ template <class T> CRK_DEV void softmax_vec(const T *src, T *dst, int n_cols) {
  * loaded before this row's exps, the rest in place of each stored chunk
  * (f32 1024x32768 3151 -> 3325 GB/s; bf16, two blocks an SM, lost: 1024x32768
  * 3014 -> 2875, with Pre 0 2678). Each row is computed as by a block of its
- * own: any grid is correct. */
+ * own: any grid is correct. Folding each thread's own (max, sum) once in
+ * place of the two folds lost (f32 1024x32768 3320 -> 3144; bf16 8192x32768
+ * 3784 -> 3340: docs/runs/2026-12-02b-h200-norm-conversions.txt). */
 template <class T> struct WideHeld {
 #if CRK_AMD && (defined(__gfx9_generic__) || defined(__gfx908__))
     /* gfx900-class chips have 64 VGPRs a thread at 1024 threads and no AGPRs
@@ -469,11 +471,13 @@ CRK_DEV float as_f32(bf16 v) { return to_f32(v); }
  * conversions, bit for bit as_f32 and convert<T>, in fewer instructions.
  * The norms of 16-bit rows were bound by instructions, not bytes
  * (layernorm_bf16 8192x4096 on the H200: 78% of issue slots busy, the
- * integer pipe the busiest, 58% of DRAM; Nsight Compute, run 14b).
- * bf16 columns come from their 32-bit words (the odd column is the word's
- * high half as it is, the even one the low half shifted up); on NVIDIA a
- * pair of 16-bit results is one cvt.rn.{bf16,f16}x2.f32, whose NaN is the
- * canonical 0x7FFF that f32_to_bf16/f32_to_f16 give (sm_90, run 14b). */
+ * integer pipe the busiest, 58% of DRAM busy; Nsight Compute). bf16
+ * columns come from their 32-bit words (the odd column is the word's high
+ * half as it is, the even one the low half shifted up); on NVIDIA a pair
+ * of 16-bit results is one cvt.rn.{bf16,f16}x2.f32, whose NaN is the
+ * canonical 0x7FFF that f32_to_bf16/f32_to_f16 give. rmsnorm bf16 3478 ->
+ * 3670 GB/s, layernorm bf16 3126 -> 3350
+ * (docs/runs/2026-12-02b-h200-norm-conversions.txt). */
 template <class T, int V> CRK_DEV void unpack_f32(const Pack<T, V> &c, float (&f)[V]) {
     if constexpr (sizeof(T) == 2 && V % 2 == 0 && __is_same(T, bf16)) {
         uint32_t w[V / 2];
@@ -539,7 +543,9 @@ template <class T, int V> struct NormHeld {
      * beta chunks too, and 2 held 16-bit chunks spilled on NVIDIA (92
      * bytes); 1 held with libcrk's block of one chunk a thread ran 0.91x
      * the unheld two a thread (H100, bf16 8192x4096: 2456 against 2694
-     * GB/s, docs/runs/2026-11-28b-h100-reduce-conv-ab1.txt and -final.txt) */
+     * GB/s, docs/runs/2026-11-28b-h100-reduce-conv-ab1.txt and -final.txt);
+     * 2 held at 64 registers (no spill, half the warps) ran 0.81x (H200:
+     * 3122 against 2517 GB/s, docs/runs/2026-12-02b-h200-norm-conversions.txt) */
     static constexpr int layernorm = V == 1 ? rmsnorm : 0;
 };
 
