@@ -13,7 +13,9 @@
  * Tests drive it through standin_hip_* (looked up with dlsym): injected
  * failures and counters. Env: STANDIN_HIP_DEVICES (default 2),
  * STANDIN_HIP_ARCH (default gfx942:sramecc+:xnack-); every device has 2 CUs
- * (hipDeviceGetAttribute), and the last launch's grid x is counted. */
+ * (hipDeviceGetAttribute) and holds one block of any kernel a CU
+ * (hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, its calls counted),
+ * and the last launch's grid x is counted. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -36,7 +38,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int current = -1;         /* no device until hipSetDevice */
 static _Thread_local const void *pending_read; /* copied just before this thread's next launch */
 static unsigned long launch_seq, completed_seq;
-static long launches[MAX_DEV], loads[MAX_DEV], syncs, unsafe, last_grid_x, last_block_x;
+static long launches[MAX_DEV], loads[MAX_DEV], syncs, unsafe, last_grid_x, last_block_x, occupancy_calls;
 static struct { const void *addr; unsigned long reader; } watch[MAX_WATCH];
 static int nwatch;
 static struct { char call[48]; int err, left; } fails[MAX_FAIL];
@@ -73,8 +75,8 @@ EXPORT void standin_hip_fail(const char *call, int err, int count) {
         }
     pthread_mutex_unlock(&lock);
 }
-/* "launch" and "module_load" per device; "sync", "unsafe", "grid_x" and
- * "block_x" (the last launch's; device -1). */
+/* "launch" and "module_load" per device; "sync", "unsafe", "occupancy"
+ * (calls), "grid_x" and "block_x" (the last launch's; device -1). */
 EXPORT long standin_hip_count(const char *what, int device) {
     pthread_mutex_lock(&lock);
     long v = -1;
@@ -84,6 +86,7 @@ EXPORT long standin_hip_count(const char *what, int device) {
     else if (!strcmp(what, "unsafe")) v = unsafe;
     else if (!strcmp(what, "grid_x")) v = last_grid_x;
     else if (!strcmp(what, "block_x")) v = last_block_x;
+    else if (!strcmp(what, "occupancy")) v = occupancy_calls;
     pthread_mutex_unlock(&lock);
     return v;
 }
@@ -170,6 +173,17 @@ EXPORT int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
         if (i < nwatch) watch[i].reader = launch_seq;
         pending_read = NULL;
     }
+    LEAVE(OK);
+}
+
+EXPORT int hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int block, size_t shm) {
+    (void)shm;
+    ENTER("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", 1);
+    const function *fn = f;
+    if (!n || !fn || block <= 0 || block > 1024) LEAVE(E_INVALID_VALUE);
+    if (fn->m->device != current) LEAVE(E_INVALID_DEVICE_FUNCTION);
+    occupancy_calls++;
+    *n = 1;
     LEAVE(OK);
 }
 

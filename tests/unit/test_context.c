@@ -231,6 +231,39 @@ START_TEST(strided_grids_are_capped_by_the_cus) {
 }
 END_TEST
 
+/* crk_softmax's f32 rows of 2049..8192 chunks run in the blocks the device
+ * holds at once (the runtime's occupancy times the CUs: the stand-in's
+ * 1 x 2), asked once for each kernel and block size, not every launch;
+ * no more blocks than rows. */
+START_TEST(softmax_persistent_grid_asks_occupancy_once) {
+    crk_ctx *ctx = NULL;
+    ck_assert_int_eq(open_on(&ctx, 0, CRK_SOURCE_DIR, hsaco_dir, NULL), CRK_OK);
+    void *x, *y;
+    const size_t bytes = 4 * 32768 * sizeof(float);
+    ck_assert_int_eq(crk_malloc(ctx, &x, bytes), CRK_OK);
+    ck_assert_int_eq(crk_malloc(ctx, &y, bytes), CRK_OK);
+    const long asked = count("occupancy", -1);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_f32", x, y, 4, 32768), CRK_OK);
+        ck_assert_int_eq(count("grid_x", -1), 2);
+        ck_assert_int_eq(count("block_x", -1), 1024);
+        ck_assert_int_eq(count("occupancy", -1), asked + 1);
+    }
+    for (int i = 0; i < 2; i++) { /* 4096 chunks: 512 threads, a second question */
+        ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_f32", x, y, 4, 16384), CRK_OK);
+        ck_assert_int_eq(count("grid_x", -1), 2);
+        ck_assert_int_eq(count("block_x", -1), 512);
+        ck_assert_int_eq(count("occupancy", -1), asked + 2);
+    }
+    ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_f32", x, y, 1, 32768), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 1);
+    ck_assert_int_eq(crk_synchronize(ctx), CRK_OK);
+    ck_assert_int_eq(crk_free(ctx, x), CRK_OK);
+    ck_assert_int_eq(crk_free(ctx, y), CRK_OK);
+    crk_close(ctx);
+}
+END_TEST
+
 /* Every kind of call, from a thread whose first call is any of them. */
 static void *busy(void *p) {
     worker_arg *w = p;
@@ -492,6 +525,7 @@ int main(void) {
     ADD(a_failed_module_load_is_retried);
     ADD(info_slots_are_not_reused_while_a_kernel_may_read_them);
     ADD(strided_grids_are_capped_by_the_cus);
+    ADD(softmax_persistent_grid_asks_occupancy_once);
     ADD(many_threads_share_a_context);
     ADD(overflowing_layouts_launch_nothing);
     ADD(conv_helpers_refuse_bad_shapes);
