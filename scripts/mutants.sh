@@ -117,6 +117,8 @@ spawn widep 'crk_softmax_wide_*' reduce rows.h 's/                c.v\[j\] = Ari
 spawn widenext 'crk_softmax_wide_*' reduce rows.h 's/e\[j\] = r.load(nx, r.tid + j \* r.threads);/e[j] = r.load(r.x, r.tid + j * r.threads);/'
 # norms under Candle's launch: a thread's held columns are all written from its first one
 spawn normheld 'rmsnorm_*' reduce rows.h 's/            f(q, p\[k\]);/            f(q, p[fill ? k : 0]);/' 'crk_rmsnorm_*'
+# norms' 16-bit conversions: a bf16 word's two columns read swapped (kernels/rows.h unpack_f32)
+spawn normhalves 'crk_*norm_vec_bf16' reduce rows.h 's/f\[j\] = bits_f32(w\[j \/ 2\] << 16), f\[j + 1\] = bits_f32(w\[j \/ 2\] \& 0xFFFF0000u)/f[j + 1] = bits_f32(w[j \/ 2] << 16), f[j] = bits_f32(w[j \/ 2] \& 0xFFFF0000u)/'
 # softmax split rows: a piece of -inf (m = -inf, s = NaN) is added as s·0 = NaN, not left out
 spawn splitinf 'crk_softmax_fin_*' reduce rows.h 's/if (w != (C)0) piece.sum = fma/piece.sum = fma/'
 # softmax split rows: a piece stores its part in slot i of span i, not in its own slot
