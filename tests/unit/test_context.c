@@ -170,6 +170,14 @@ START_TEST(info_slots_are_not_reused_while_a_kernel_may_read_them) {
 }
 END_TEST
 
+/* The end of a test of two buffers: its work finished, both freed, ctx closed. */
+static void finish_two(crk_ctx *ctx, void *x, void *y) {
+    ck_assert_int_eq(crk_synchronize(ctx), CRK_OK);
+    ck_assert_int_eq(crk_free(ctx, x), CRK_OK);
+    ck_assert_int_eq(crk_free(ctx, y), CRK_OK);
+    crk_close(ctx);
+}
+
 /* Strided element-wise launches take at most 16 blocks a CU (the
  * stand-in's 2 CUs: 32), the kernels walking the rest grid-stride;
  * contiguous and transposed launches a thread a 16-byte run. */
@@ -224,10 +232,7 @@ START_TEST(strided_grids_are_capped_by_the_cus) {
     ck_assert_int_eq(count("block_x", -1), (long)ki->block);
     ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &bs, x, y, 0), CRK_OK);
     ck_assert_int_eq(count("grid_x", -1), 1);
-    ck_assert_int_eq(crk_synchronize(ctx), CRK_OK);
-    ck_assert_int_eq(crk_free(ctx, x), CRK_OK);
-    ck_assert_int_eq(crk_free(ctx, y), CRK_OK);
-    crk_close(ctx);
+    finish_two(ctx, x, y);
 }
 END_TEST
 
@@ -257,10 +262,7 @@ START_TEST(softmax_persistent_grid_asks_occupancy_once) {
     }
     ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_f32", x, y, 1, 32768), CRK_OK);
     ck_assert_int_eq(count("grid_x", -1), 1);
-    ck_assert_int_eq(crk_synchronize(ctx), CRK_OK);
-    ck_assert_int_eq(crk_free(ctx, x), CRK_OK);
-    ck_assert_int_eq(crk_free(ctx, y), CRK_OK);
-    crk_close(ctx);
+    finish_two(ctx, x, y);
 }
 END_TEST
 
