@@ -479,7 +479,7 @@ CRK_DEV float as_f32(bf16 v) { return to_f32(v); }
  * 3670 GB/s, layernorm bf16 3126 -> 3350
  * (docs/runs/2026-12-02b-h200-norm-conversions.txt). */
 template <class T, int V> CRK_DEV void unpack_f32(const Pack<T, V> &c, float (&f)[V]) {
-    if constexpr (sizeof(T) == 2 && V % 2 == 0 && __is_same(T, bf16)) {
+    if constexpr (V % 2 == 0 && __is_same(T, bf16)) {
         uint32_t w[V / 2];
         __builtin_memcpy(w, &c, sizeof c);
 #pragma unroll
@@ -491,14 +491,11 @@ template <class T, int V> CRK_DEV void unpack_f32(const Pack<T, V> &c, float (&f
 }
 template <class T, int V> CRK_DEV Pack<T, V> pack_f32(const float (&f)[V]) {
     Pack<T, V> o;
-#if CRK_NV && __CUDA_ARCH__ >= 800
-    if constexpr (sizeof(T) == 2 && V % 2 == 0 && (__is_same(T, bf16) || __is_same(T, f16))) {
-        uint32_t w[V / 2];
+#if CRK_NV
+    if constexpr (m::Paired<typename Arith<T>::A>::value && V % 2 == 0) {
+        m::H2<T> w[V / 2];
 #pragma unroll
-        for (int j = 0; j < V; j += 2) {
-            if constexpr (__is_same(T, bf16)) asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w[j / 2]) : "f"(f[j + 1]), "f"(f[j]));
-            else asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(w[j / 2]) : "f"(f[j + 1]), "f"(f[j]));
-        }
+        for (int j = 0; j < V; j += 2) w[j / 2] = m::pack2_of<T>(f[j], f[j + 1]);
         __builtin_memcpy(&o, w, sizeof o);
     } else
 #endif

@@ -216,19 +216,20 @@ crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
 
 size_t crk_resident_blocks(crk_ctx *ctx, const crk_kernel_info *ki, unsigned threads, unsigned shared_bytes) {
     /* The runtime's answer for the kernel's last (threads, shared_bytes),
-     * kept as key << 16 | blocks (0: none yet): a launch asks once, not
-     * every time (crk_softmax's f32 rows asked on every call). A race
-     * only asks twice. */
-    const uint64_t key = (uint64_t)threads << 32 | shared_bytes;
+     * kept as threads << 48 | shared_bytes << 16 | blocks where each fits 16
+     * bits: asked once, not every launch (crk_softmax's f32 rows asked on
+     * every call). A race only asks twice. */
+    const int keep = threads <= 0xFFFF && shared_bytes <= 0xFFFF;
+    const uint64_t key = (uint64_t)threads << 48 | (uint64_t)shared_bytes << 16;
     _Atomic(uint64_t) *slot = &ctx->resident[ki - crk_registry];
     const uint64_t seen = atomic_load_explicit(slot, memory_order_relaxed);
-    if (seen && seen >> 16 == key && threads < (1u << 16)) return (size_t)(seen & 0xFFFF) * (size_t)ctx->gpu.sm_count;
-    crk_status st = CRK_OK;
-    void *fn = ctx->gpu.sm_count > 0 ? crk_function(ctx, ki, &st) : NULL;
-    int n = 0;
-    if (!fn || ctx->gpu.occupancy(&ctx->gpu, fn, threads, shared_bytes, &n) || n <= 0) return 0;
-    if (n < 0x10000 && threads < (1u << 16) && shared_bytes < (1u << 16))
-        atomic_store_explicit(slot, key << 16 | (uint64_t)n, memory_order_relaxed);
+    int n = keep && (seen & ~(uint64_t)0xFFFF) == key ? (int)(seen & 0xFFFF) : 0;
+    if (!n) {
+        crk_status st = CRK_OK;
+        void *fn = ctx->gpu.sm_count > 0 ? crk_function(ctx, ki, &st) : NULL;
+        if (!fn || ctx->gpu.occupancy(&ctx->gpu, fn, threads, shared_bytes, &n) || n <= 0) return 0;
+        if (keep && n <= 0xFFFF) atomic_store_explicit(slot, key | (uint64_t)n, memory_order_relaxed);
+    }
     return (size_t)n * (size_t)ctx->gpu.sm_count;
 }
 
