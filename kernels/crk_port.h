@@ -63,6 +63,25 @@ namespace crk {
 
 CRK_DEV void block_barrier() { __syncthreads(); }
 
+/* A clock that only moves forward, for a block to time its own work
+ * (softmax_wide's stagger): the SM's cycles on NVIDIA; on AMD the constant
+ * 100 MHz counter (s_memrealtime, gfx11+ s_sendmsg_rtn_b64 REALTIME),
+ * which every target has (gfx11's cycle counter has 20 bits). The low 32
+ * bits: a difference is right up to 2^32 - 1 ticks (2 s at 2 GHz), and a
+ * start held over a row is one register, not two. */
+CRK_DEV unsigned clock_ticks() {
+#if CRK_NV
+    return (unsigned)clock64();
+#else
+    return (unsigned)__builtin_readsteadycounter();
+#endif
+}
+/* Spins until `ticks` of clock_ticks() have passed. */
+CRK_DEV void pause_ticks(unsigned ticks) {
+    for (const unsigned a = clock_ticks(); clock_ticks() - a < ticks;) {
+    }
+}
+
 /* x, hidden from the optimiser's pattern matching (no instruction). clang
  * turns fptrunc(fmul(fpext a, fpext b)) of 16-bit values into
  * v_fma_mix(a, b, +0), which makes a product of -0 into +0 (found by the

@@ -313,8 +313,8 @@ template <class T> CRK_DEV void softmax_vec(const T *src, T *dst, int n_cols) {
  * f32 on the H100: 36% hits, 57% of copy bandwidth).
  *
  * Persistent: block b takes rows b, b + G, ... (G = gridDim.x; crk_softmax
- * launches f32 in the blocks the device holds at once, the others a block
- * a row). A block a row had no load in flight from its row's last load to
+ * launches the blocks the device holds at once where one block fills an
+ * SM/CU, else a block a row). A block a row had no load in flight from its row's last load to
  * the next block's first: through the folds, the exps, the stores and the
  * block's relaunch (H200 1024x32768 f32: 26% of issue slots and 64% of
  * DRAM busy). Here a held row's first Pre chunks of the next row are
@@ -323,7 +323,20 @@ template <class T> CRK_DEV void softmax_vec(const T *src, T *dst, int n_cols) {
  * 3014 -> 2875, with Pre 0 2678). Each row is computed as by a block of its
  * own: any grid is correct. Folding each thread's own (max, sum) once in
  * place of the two folds lost (f32 1024x32768 3320 -> 3144; bf16 8192x32768
- * 3784 -> 3340: docs/runs/2026-12-02b-h200-norm-conversions.txt). */
+ * 3784 -> 3340: docs/runs/2026-12-02b-h200-norm-conversions.txt).
+ *
+ * Staggered: the blocks start together, so with few rows each they stay in
+ * step, and while every block folds and takes its exps (no load in flight
+ * but the next row's first chunks) the memory idles. So each odd block,
+ * once, before its first row's stores, waits a quarter of the time that
+ * row took it (its own clock: no constant of the device), which puts half
+ * the blocks' memory phases into the others' folds. H200 f32, a harness
+ * of this body, same run: 1024x32768 3098-3194 -> 3239-3265 GB/s,
+ * 512x32768 2853-2861 -> 2962-3013, 1024x20480 2774-2790 -> 3036-3059,
+ * 8192x32768 1.01x; a fixed 4000-cycle start delay did as well on the
+ * H200, but no constant fits every device
+ * (docs/runs/2026-12-04-h200-softmax-stagger.txt). A block with no next
+ * row does not wait. */
 template <class T> struct WideHeld {
 #if CRK_AMD && (defined(__gfx9_generic__) || defined(__gfx908__))
     /* gfx900-class chips have 64 VGPRs a thread at 1024 threads and no AGPRs
@@ -351,6 +364,7 @@ template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols, i
     __shared__ typename S::A slots_max[32];
     __shared__ typename S::C slots_sum[32];
     /* rows <= 2^31 - 1 and G < 2^32 - rows: row + G does not wrap */
+    const unsigned t0 = clock_ticks();
     const unsigned rows = n_rows > 0 ? (unsigned)n_rows : 0, step = gridDim.x;
     unsigned row = blockIdx.x;
     if (row >= rows) return;
@@ -365,6 +379,7 @@ template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols, i
             r.x += jump, r.y += jump, s.mx = Lim<typename S::A>::lowest(), s.sum = 0;
         }
     }
+    bool stagger = blockIdx.x % 2 == 1;
     s.max_held(true);
     for (;;) {
         const bool more = row + step < rows;
@@ -375,6 +390,8 @@ template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols, i
             if (more && r.tid + j * r.threads < r.chunks) e[j] = r.load(nx, r.tid + j * r.threads);
         s.exp_held();
         s.fold_sums();
+        if (stagger && more) pause_ticks((clock_ticks() - t0) / 4);
+        stagger = false;
         s.write_held(more && interleave ? nx : nullptr, Pre);
         if (!more) return;
 #pragma unroll

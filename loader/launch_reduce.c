@@ -243,18 +243,20 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
         ki = vk;
         /* rows of 2049..8192 chunks: crk_softmax_wide_<dt>, up to 8 held a
          * thread (kernels/rows.h), the power of two >= chunks / 8 threads.
-         * f32 persistent: the blocks the device holds at once (a block a row
-         * where the runtime does not say), each taking every grid-th row
-         * and loading the next while it stores this one. H200, in one run
-         * (docs/runs/2026-12-02-h200-softmax-persistent.txt): f32 1024x32768
-         * 3151 -> 3325 GB/s; bf16, two blocks an SM, ran slower so (1024x32768
-         * 3014 -> 2875, 8192x32768 3800 -> 3273) and keeps a block a row, as
-         * f64 (not measured) does. */
+         * Persistent where a block fills an SM/CU: the blocks the device
+         * holds at once (a block a row where the runtime does not say),
+         * each taking every grid-th row, loading the next while it stores
+         * this one, odd blocks staggered. H200: f32 1024x32768 3151 -> 3325
+         * GB/s (docs/runs/2026-12-02-h200-softmax-persistent.txt), staggered
+         * 3239-3265; f64 1024x16384 2288 -> 2417-2454. Two blocks an SM
+         * (f32 rows of 2049..4096 chunks, 16-bit of up to 4096) ran slower
+         * so: f32 1024x10240 2897 -> 2783-2846, bf16 1024x32768 3014 -> 2875,
+         * 8192x32768 3800 -> 3273 (docs/runs/2026-12-04-h200-softmax-stagger.txt). */
         const crk_kernel_info *wk = chunks > 2048 && chunks <= 8192 ? own_kernel(vk, "softmax_wide") : NULL;
         if (wk) {
             ki = wk, t = row_block(chunks, 8), nsc = 2;
-            const size_t held = sz == 4 ? crk_resident_blocks(ctx, wk, t, 0) : 0;
-            if (held && held < n_rows) blocks = held;
+            const size_t held = crk_resident_blocks(ctx, wk, t, 0);
+            if (held && held == (size_t)ctx->gpu.sm_count && held < n_rows) blocks = held;
         }
     } else {
         t = row_block(n_cols, 8);

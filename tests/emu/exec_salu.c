@@ -114,6 +114,13 @@ static int sop1(ex_ctx *c)
     switch (in->op) {
     case ISA_OP_s_mov_b32: D32(S0); return EMU_STEP_OK;
     case ISA_OP_s_mov_b64: D64(S0_64); return EMU_STEP_OK;
+    case ISA_OP_s_sendmsg_rtn_b64:
+        /* gfx11 MSG_RTN_GET_REALTIME (ssrc0 holds the message id): the
+         * wave's own count of instructions, a clock that moves forward */
+        if ((in->raw[0] & 0xFF) != 0x83)
+            return EX_UNIMPL;
+        D64(w->ninst);
+        return EMU_STEP_OK;
     case ISA_OP_s_cmov_b32: if (w->scc) D32(S0); return EMU_STEP_OK;
     case ISA_OP_s_cmov_b64: if (w->scc) D64(S0_64); return EMU_STEP_OK;
     case ISA_OP_s_not_b32: { uint32_t r = ~S0; w->scc = r != 0; D32(r); return EMU_STEP_OK; }

@@ -96,8 +96,10 @@ def enc(fam, fmt, op, alt=0):
         return w(0xBF000000 | (op << 16) | (S1 << 8) | S0)
     if fmt == "SOPP":
         return w(0xBF800000 | (op << 16) | 0)
-    if fmt == "SMEM":
+    if fmt == "SMEM":  # gfx9 alt 1: no address (s_memtime, s_memrealtime)
         if fam == 9:
+            if alt == 1:
+                return w((0x30 << 26) | (op << 18) | (D << 6), 0)
             return w((0x30 << 26) | (op << 18) | (1 << 17) | (D << 6) | (S0 >> 1), 0x10)
         return w((0x3D << 26) | (op << 18) | (D << 6) | (S0 >> 1), (0x7C << 25) | 0x10)
     if fmt == "VOP1":
@@ -142,7 +144,7 @@ RANGES = {
     "SMEM": 256, "VOP1": 256, "VOP2": 62, "VOPC": 256, "VOP3": 1024,
     "VOP3P": 128, "DS": 256, "FLAT": 128, "GLOBAL": 128, "SCRATCH": 128,
 }
-ALTS = {"SOP1": 3, "SOPK": 2, "FLAT": 6, "GLOBAL": 6, "SCRATCH": 6, "DS": 5, "VOP1": 2, "VOP2": 3, "VOPC": 2, "VOP3": 10}
+ALTS = {"SMEM": 2, "SOP1": 3, "SOPK": 2, "FLAT": 6, "GLOBAL": 6, "SCRATCH": 6, "DS": 5, "VOP1": 2, "VOP2": 3, "VOPC": 2, "VOP3": 10}
 
 
 def disasm(mcpu, lines):

@@ -621,6 +621,41 @@ static void test_mulhi24(void)
     }
 }
 
+/* Clocks (softmax_wide's stagger, kernels/crk_port.h clock_ticks): gfx9
+ * s_memrealtime/s_memtime and gfx11 s_sendmsg_rtn_b64 REALTIME read the
+ * wave's count of instructions, 64 bits, which moves forward between two
+ * reads (a spin on it ends). Encodings from llvm-mc-22. */
+static const uint8_t k_clock9[] = {
+    0x80,0x00,0x94,0xc0,0x00,0x00,0x00,0x00, /* s_memrealtime s[2:3] */
+    0x00,0x00,0x80,0xbf, /* s_nop 0 */
+    0x00,0x01,0x94,0xc0,0x00,0x00,0x00,0x00, /* s_memrealtime s[4:5] */
+    0x80,0x01,0x90,0xc0,0x00,0x00,0x00,0x00, /* s_memtime s[6:7] */
+    0x00,0x00,0x81,0xbf, /* s_endpgm */
+};
+static const uint8_t k_clock11[] = {
+    0x83,0x4d,0x82,0xbe, /* s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_REALTIME) */
+    0x00,0x00,0x80,0xbf, /* s_nop 0 */
+    0x83,0x4d,0x84,0xbe, /* s_sendmsg_rtn_b64 s[4:5], sendmsg(MSG_RTN_GET_REALTIME) */
+    0x00,0x00,0xb0,0xbf, /* s_endpgm */
+};
+
+static void test_clock(void)
+{
+    for (int isa = 0; isa < 2; isa++) {
+        emu_wave w;
+        if (isa) wave(&w, EMU_GFX11, k_clock11, sizeof k_clock11);
+        else wave(&w, EMU_GFX9, k_clock9, sizeof k_clock9);
+        w.ninst = 0xFFFFFFFFull; /* the next reads cross 2^32: both halves written */
+        for (int r = 2; r < 8; r++) w.sgpr[r] = 0xdeadbeefu;
+        if (run(&w))
+            return fails++, (void)0;
+        const uint64_t a = (uint64_t)w.sgpr[3] << 32 | w.sgpr[2], b = (uint64_t)w.sgpr[5] << 32 | w.sgpr[4];
+        CHECK(a == 0xFFFFFFFFull && b == a + 2, "%s clock reads %llx then %llx", isa ? "gfx11" : "gfx9",
+              (unsigned long long)a, (unsigned long long)b);
+        if (!isa) CHECK(((uint64_t)w.sgpr[7] << 32 | w.sgpr[6]) == a + 3, "gfx9 s_memtime");
+    }
+}
+
 /* gfx11 memory: s_load_b64, global load/store with saddr + offset, d16_hi. */
 static const uint8_t k_mem11[] = {
     0x80,0x00,0x04,0xf4,0x00,0x00,0x00,0xf8, /* s_load_b64 s[2:3], s[0:1], 0x0 */
@@ -1181,6 +1216,7 @@ int main(int argc, char **argv)
     test_mem9();
     test_wave32();
     test_mulhi24();
+    test_clock();
     test_mem11();
     test_pk();
     test_dot11();

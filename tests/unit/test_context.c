@@ -236,10 +236,11 @@ START_TEST(strided_grids_are_capped_by_the_cus) {
 }
 END_TEST
 
-/* crk_softmax's f32 rows of 2049..8192 chunks run in the blocks the device
- * holds at once (the runtime's occupancy times the CUs: the stand-in's
- * 1 x 2), asked once for each kernel and block size, not every launch;
- * no more blocks than rows. */
+/* crk_softmax's rows of 2049..8192 chunks run in the blocks the device
+ * holds at once where a block fills an SM/CU (the stand-in's occupancy,
+ * 1024 / threads, times its 2 CUs), asked once for each kernel and block
+ * size, not every launch; no more blocks than rows. Two blocks a CU (512
+ * threads) keep a block a row. */
 START_TEST(softmax_persistent_grid_asks_occupancy_once) {
     crk_ctx *ctx = NULL;
     ck_assert_int_eq(open_on(&ctx, 0, CRK_SOURCE_DIR, hsaco_dir, NULL), CRK_OK);
@@ -254,12 +255,19 @@ START_TEST(softmax_persistent_grid_asks_occupancy_once) {
         ck_assert_int_eq(count("block_x", -1), 1024);
         ck_assert_int_eq(count("occupancy", -1), asked + 1);
     }
-    for (int i = 0; i < 2; i++) { /* 4096 chunks: 512 threads, a second question */
+    for (int i = 0; i < 2; i++) { /* 4096 chunks: 512 threads, two a CU, a second question */
         ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_f32", x, y, 4, 16384), CRK_OK);
-        ck_assert_int_eq(count("grid_x", -1), 2);
+        ck_assert_int_eq(count("grid_x", -1), 4);
         ck_assert_int_eq(count("block_x", -1), 512);
         ck_assert_int_eq(count("occupancy", -1), asked + 2);
     }
+    /* 16-bit: 8192 chunks fill a CU (persistent), 4096 do not */
+    ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_bf16", x, y, 4, 65536), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 2);
+    ck_assert_int_eq(count("block_x", -1), 1024);
+    ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_bf16", x, y, 4, 32768), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 4);
+    ck_assert_int_eq(count("block_x", -1), 512);
     ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_f32", x, y, 1, 32768), CRK_OK);
     ck_assert_int_eq(count("grid_x", -1), 1);
     finish_two(ctx, x, y);
