@@ -401,10 +401,11 @@ int isa_disasm(emu_isa isa, const isa_inst *in, char *buf, size_t blen)
         put(&o, first ? " " : ", ");
         first = 0;
         if (!strncmp(item, "sendmsg(", 8)) { /* s_sendmsg_rtn: ssrc0 holds the message id */
-            static const char *const rtn[] = {"DOORBELL", "DDID", "TMA", "REALTIME", "SAVE_WAVE", "TBA", "TBA_TO_PC"};
+            static const char *const rtn[] = {"GET_DOORBELL", "GET_DDID", "GET_TMA", "GET_REALTIME",
+                                              "SAVE_WAVE", "GET_TBA", "GET_TBA_TO_PC"};
             const unsigned id = in->raw[0] & 0xFF;
             if (id >= 128 && id < 128 + sizeof rtn / sizeof rtn[0])
-                put(&o, "sendmsg(MSG_RTN_%s%s)", id == 132 ? "" : "GET_", rtn[id - 128]);
+                put(&o, "sendmsg(MSG_RTN_%s)", rtn[id - 128]);
             else
                 put(&o, "sendmsg(%u, 0, 0)", id);
             break;

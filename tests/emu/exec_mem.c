@@ -32,10 +32,7 @@ int ex_smem(ex_ctx *c)
     case ISA_OP_s_memtime: case ISA_OP_s_memrealtime:
         /* clocks: the wave's own count of instructions, which moves
          * forward as a clock does (a spin on it ends) */
-        if (in->dst.kind != ISA_OPD_SGPR || in->dst.reg + 2 > EMU_NSGPR)
-            return ex_error(c, "bad clock destination");
-        memcpy(&c->w->sgpr[in->dst.reg], &c->w->ninst, 8);
-        return EMU_STEP_OK;
+        return ex_swrite64(c, &in->dst, c->w->ninst) ? EMU_STEP_ERROR : EMU_STEP_OK;
     default: return EX_UNIMPL;
     }
     uint64_t a = ex_sread64(c, &in->src[0], TY_B64) + (int64_t)in->offset;
