@@ -523,6 +523,24 @@ template <class T, int V> CRK_DEV Pack<T, V> pack_f32(const float (&f)[V]) {
     return o;
 }
 
+/* A chunk's columns as f32 for layernorm's second pass: converted whole
+ * (Lazy false) or each where it is used (Lazy: the pack kept). Converted
+ * whole, f16's x, alpha and beta (24 values) spilled on sm_90 (28 bytes;
+ * H100 8192x4096: 2203 -> 2576-2583 GB/s lazy); bf16 lazy ran 1024x32768
+ * 2427-2439 -> 2346-2348 (docs/runs/2026-12-06-h100-norms-softmax-rule.txt). */
+template <class T, int V, bool Lazy> struct ColsF32 {
+    float f[V];
+    ColsF32() = default;
+    CRK_DEV explicit ColsF32(const Pack<T, V> &c) { unpack_f32(c, f); }
+    CRK_DEV float operator[](int j) const { return f[j]; }
+};
+template <class T, int V> struct ColsF32<T, V, true> {
+    Pack<T, V> c;
+    ColsF32() = default;
+    CRK_DEV explicit ColsF32(const Pack<T, V> &c_) : c(c_) {}
+    CRK_DEV float operator[](int j) const { return as_f32(c.v[j]); }
+};
+
 /* A norm's row blockIdx.x·blockDim.y + threadIdx.y over threadIdx.x, and
  * its 32-lane groups' first slot in the block. */
 template <class T, int V> struct NormRow : RowChunks<T, V> {
@@ -616,16 +634,18 @@ CRK_DEV void layernorm_rows(const T *src, T *dst, const T *alpha, const T *beta,
      * after the cancellation in var). */
     const float mean = s.a / (float)r.cols, var = fmaf(-mean, mean, s.b / (float)r.cols);
     const float inv_std = rsqrtf(var + eps);
+    using C = ColsF32<T, V, __is_same(T, f16)>;
     r.template pass<R::lean, Held>(held, p, false, [&](unsigned q, const Pack<T, V> &x) {
-        float v[V], a[V], b[V];
-        unpack_f32(x, v);
-        if (alpha) unpack_f32(r.load(alpha, q), a);
-        if (beta) unpack_f32(r.load(beta, q), b);
+        const C cx(x);
+        C ca, cb;
+        if (alpha) ca = C(r.load(alpha, q));
+        if (beta) cb = C(r.load(beta, q));
+        float v[V];
 #pragma unroll
         for (int j = 0; j < V; ++j) {
-            const float d = v[j] - mean;
-            if (beta) v[j] = alpha ? fmaf(d * inv_std, a[j], b[j]) : fmaf(d, inv_std, b[j]);
-            else v[j] = alpha ? d * inv_std * a[j] : d * inv_std;
+            const float d = cx[j] - mean;
+            if (beta) v[j] = alpha ? fmaf(d * inv_std, ca[j], cb[j]) : fmaf(d, inv_std, cb[j]);
+            else v[j] = alpha ? d * inv_std * ca[j] : d * inv_std;
         }
         r.store(q, pack_f32<T, V>(v));
     });

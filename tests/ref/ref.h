@@ -120,11 +120,14 @@ void ref_softmax_split(crk_dtype dt, const void *row, size_t n_cols, size_t piec
                        const double *m, const double *s, void *out);
 /* rmsnorm / layernorm of one row, f32 statistics summed over `threads` lanes
  * in chunks of `chunk` columns (1: Candle's kernels; crk_*_vec: 16 bytes),
- * then 32-lane butterflies and over the groups; alpha/beta may be NULL. */
+ * then 32-lane butterflies and over the groups; alpha/beta may be NULL.
+ * layernorm's mag (NULL: none) gets, per column, the size its error scales
+ * with: |result| + |(x - mean)·inv_std·alpha|, the tail's product before
+ * beta cancels it. */
 void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols, unsigned threads, unsigned chunk,
                  float eps, void *out);
 void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void *beta, size_t n_cols,
-                   unsigned threads, unsigned chunk, float eps, void *out);
+                   unsigned threads, unsigned chunk, float eps, void *out, double *mag);
 /* One rotated pair: d0 = x0·c − x1·s, d1 = x0·s + x1·c in T. */
 void ref_rope_pair(crk_dtype dt, const void *x0, const void *x1, const void *c, const void *s, void *d0, void *d1);
 

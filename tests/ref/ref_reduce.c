@@ -294,7 +294,7 @@ void ref_rmsnorm(crk_dtype dt, const void *row, const void *alpha, size_t n_cols
 }
 
 void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void *beta, size_t n_cols,
-                   unsigned threads, unsigned chunk, float eps, void *out) {
+                   unsigned threads, unsigned chunk, float eps, void *out, double *mag) {
     float s, ss;
     row_sums(dt, row, n_cols, threads, chunk, &s, &ss);
     /* Fused where nvcc fuses Candle's expressions (the kernel writes the
@@ -308,6 +308,7 @@ void ref_layernorm(crk_dtype dt, const void *row, const void *alpha, const void 
         if (beta) v = alpha ? fmaf(d * inv_std, elem(dt, alpha, c), elem(dt, beta, c)) : fmaf(d, inv_std, elem(dt, beta, c));
         else v = alpha ? d * inv_std * elem(dt, alpha, c) : d * inv_std;
         refi_store_float(dt, (double)v, (unsigned char *)out + c * ref_dtype_size(dt));
+        if (mag) mag[c] = fabs((double)v) + fabs((double)d * inv_std * (alpha ? elem(dt, alpha, c) : 1.0f));
     }
 }
 
