@@ -8,6 +8,13 @@
 #include <stddef.h>
 
 typedef struct crk_gpu crk_gpu;
+
+/* Peak DRAM bandwidth in GB/s from the runtime's memory clock (kHz) and bus
+ * width (bits), two transfers a clock (H100 SXM: 2619 MHz x 5120 bits,
+ * 3352); 0 where either is not known. */
+static inline double crk_gpu_dram_gbps(int khz, int bits) {
+    return khz > 0 && bits > 0 ? 2.0 * khz * 1e3 * (bits / 8.0) / 1e9 : 0;
+}
 struct crk_gpu {
     const char *api;            /* "hip" or "cuda"                               */
     const char *image_kind;     /* what its code objects are: "amdgpu", "nvidia" */
@@ -15,6 +22,7 @@ struct crk_gpu {
     void *lib, *ctx;            /* dlopen handle; CUDA primary context           */
     int device;
     int sm_count;               /* multiprocessors (NVIDIA), compute units (AMD); 0: not known */
+    double dram_gbps;           /* peak DRAM bandwidth the runtime implies (GB/s); 0: not known */
     void *fn[32];               /* resolved entry points, see gpu_*.c            */
     /* Calls; every one returns 0 or the runtime's error code. */
     int (*make_current)(crk_gpu *g);

@@ -95,6 +95,11 @@ int crk_gpu_open_cuda(crk_gpu *g, int device, char *target, size_t tlen, char *n
     F(g, ATTR, int (*)(int *, int, int))(&minor, 76 /* COMPUTE_CAPABILITY_MINOR */, dev);
     snprintf(target, tlen, "sm_%d%d", major, minor);
     if (F(g, ATTR, int (*)(int *, int, int))(&g->sm_count, 16 /* MULTIPROCESSOR_COUNT */, dev)) g->sm_count = 0;
+    int khz = 0, bits = 0;
+    if (F(g, ATTR, int (*)(int *, int, int))(&khz, 36 /* MEMORY_CLOCK_RATE */, dev) ||
+        F(g, ATTR, int (*)(int *, int, int))(&bits, 37 /* GLOBAL_MEMORY_BUS_WIDTH */, dev))
+        khz = 0;
+    g->dram_gbps = crk_gpu_dram_gbps(khz, bits);
     F(g, NAME, int (*)(char *, int, int))(name, (int)nlen, dev);
     if ((e = F(g, CTXRETAIN, int (*)(void **, int))(&g->ctx, dev))) {
         snprintf(why, wlen, "cuDevicePrimaryCtxRetain: %s", err_str(g, e));

@@ -123,6 +123,12 @@ int crk_gpu_open_hip(crk_gpu *g, int device, char *target, size_t tlen, char *na
     g->supports_generic = ver >= 60400000; /* generic targets (code object v6): ROCm 6.4+ */
     /* hipDeviceAttributeMultiprocessorCount: 63 in HIP 5.2 and 6.4 alike */
     if (!g->fn[ATTR] || F(g, ATTR, int (*)(int *, int, int))(&g->sm_count, 63, device)) g->sm_count = 0;
+    /* hipDeviceAttributeMemoryClockRate (kHz) 60, MemoryBusWidth 59: both versions */
+    int khz = 0, bits = 0;
+    if (!g->fn[ATTR] || F(g, ATTR, int (*)(int *, int, int))(&khz, 60, device) ||
+        F(g, ATTR, int (*)(int *, int, int))(&bits, 59, device))
+        khz = 0;
+    g->dram_gbps = crk_gpu_dram_gbps(khz, bits);
     CRK_GPU_BIND(g);
     return make_current(g) ? (snprintf(why, wlen, "hipSetDevice(%d) failed", device), gclose(g), -1) : 0;
 }

@@ -251,12 +251,20 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
          * 3239-3265; f64 1024x16384 2288 -> 2417-2454. Two blocks an SM
          * (f32 rows of 2049..4096 chunks, 16-bit of up to 4096) ran slower
          * so: f32 1024x10240 2897 -> 2783-2846, bf16 1024x32768 3014 -> 2875,
-         * 8192x32768 3800 -> 3273 (docs/runs/2026-12-04-h200-softmax-stagger.txt). */
+         * 8192x32768 3800 -> 3273 (docs/runs/2026-12-04-h200-softmax-stagger.txt).
+         * The H100 (25 GB/s of DRAM an SM, the H200 36) ran a block a row
+         * faster for every such row measured: f32 1024x32768 2483 -> 2637,
+         * 8192x32768 2802 -> 2969, bf16 4096x65536 2343 -> 2616, f64
+         * 4096x16384 2032 -> 2505 (docs/runs/2026-12-06-h100-norms-softmax-rule.txt):
+         * persistent only where the DRAM gives an SM at least 30 GB/s (or
+         * the runtime does not say). */
         const crk_kernel_info *wk = chunks > 2048 && chunks <= 8192 ? own_kernel(vk, "softmax_wide") : NULL;
         if (wk) {
             ki = wk, t = row_block(chunks, 8), nsc = 2;
             const size_t held = crk_resident_blocks(ctx, wk, t, 0);
-            if (held && held == (size_t)ctx->gpu.sm_count && held < n_rows) blocks = held;
+            const double per_sm = ctx->gpu.dram_gbps / (ctx->gpu.sm_count > 0 ? ctx->gpu.sm_count : 1);
+            if (held && held == (size_t)ctx->gpu.sm_count && held < n_rows && (per_sm <= 0 || per_sm >= 30))
+                blocks = held;
         }
     } else {
         t = row_block(n_cols, 8);
