@@ -17,13 +17,16 @@
  * (32x128256), a long prefill's scores (8192x32768: 1 GiB of f32, where a
  * launch's ramp weighs as little as in the 2^28 copy), the wide kernel's
  * two launch rules (1024x10240: f32 rows two blocks an SM hold, a block a
- * row; 1024x65536: 16-bit rows one block an SM holds, persistent); norms: prefill hidden states (8192x4096), a decode step
+ * row; 1024x65536: 16-bit rows one block an SM holds, persistent, f32
+ * rows longer than it holds), a prefill's vocab logits (1024x128256: rows
+ * 4x what a block holds, the tail streamed); norms: prefill hidden states (8192x4096), a decode step
  * (1x4096, 32x4096), a wide model's hidden states (16x32768). */
 static const idx_case SOFTMAX[] = {{"4096x4096", 4096, 4096, 4096, 1, 1, NULL},    {"1024x32768", 1024, 32768, 32768, 1, 1, NULL},
                                    {"32x32768", 32, 32768, 32768, 1, 1, NULL},      {"1x32768", 1, 32768, 32768, 1, 1, NULL},
                                    {"32x128256", 32, 128256, 128256, 1, 1, NULL},
                                    {"8192x32768", 8192, 32768, 32768, 1, 1, NULL},
-                                   {"1024x10240", 1024, 10240, 10240, 1, 1, NULL},  {"1024x65536", 1024, 65536, 65536, 1, 1, NULL}};
+                                   {"1024x10240", 1024, 10240, 10240, 1, 1, NULL},  {"1024x65536", 1024, 65536, 65536, 1, 1, NULL},
+                                   {"1024x128256", 1024, 128256, 128256, 1, 1, NULL}};
 static const idx_case HIDDEN[] = {{"8192x4096", 8192, 4096, 4096, 1, 1, NULL},
                                   {"32x4096", 32, 4096, 4096, 1, 1, NULL},
                                   {"1x4096", 1, 4096, 4096, 1, 1, NULL},

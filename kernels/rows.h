@@ -186,16 +186,18 @@ template <class T, int V, int Held> struct SoftmaxRow {
         }
     }
     /* c = exp(c - mx), each added to s in column order */
-    CRK_DEV void exp_chunk(Pack<T, V> &c, C &s) const {
+    CRK_DEV void exp_chunk(Pack<T, V> &c, C &s) const { exp_chunk_at(c, s, mx); }
+    /* c = exp(c - at), each added to s in column order */
+    static CRK_DEV void exp_chunk_at(Pack<T, V> &c, C &s, A at) {
         if constexpr (paired) {
             each_pair(c, c, [&](A &a, A &b) {
-                m::exp_diff2(a, b, mx);
+                m::exp_diff2(a, b, at);
                 s += widen(a), s += widen(b);
             });
         } else {
 #pragma unroll
             for (int j = 0; j < V; ++j) {
-                const A x = m::exp(Arith<T>::in(c.v[j]) - mx);
+                const A x = m::exp(Arith<T>::in(c.v[j]) - at);
                 c.v[j] = Arith<T>::out(x);
                 s += widen(x);
             }
@@ -253,6 +255,67 @@ template <class T, int V, int Held> struct SoftmaxRow {
         fold_sums();
     }
     CRK_DEV void fold_sums() { sum = block_fold(sum, r.tid, r.threads, (C)0, slots_sum, fold_sum); }
+
+    /* Rows of more than Held chunks a thread (crk_softmax_wide): a thread
+     * holds its first Held chunks and streams the rest (its tail) once for
+     * the stats, with a running max mt: a chunk's max in T, and where mt
+     * moves the tail's sum st is scaled by exp(at(old) - at(new)) before
+     * the chunk's exp(x - at(mt)) in T are added (at(-inf) = 0: a tail of
+     * -inf so far adds exp(-inf) = 0, not NaN, and a NaN stays NaN). The
+     * block's max folds the held maxes and mt; a thread's held exps sum in
+     * order, then st·exp(at(mt) - max) fused. Only the tail's sum rounds
+     * unlike Candle's (as the split rows' pieces); write_long reads the
+     * tail a second time: 2.5 passes where a block that re-reads the row
+     * made 4 (f32 1024x65536 on the H100: 50% of copy). WideHeld's
+     * stream_tail says where. */
+    static CRK_DEV A at_of(A v) { return widen(v) == widen(Lim<A>::lowest()) ? narrow_as((C)0, v) : v; }
+    CRK_DEV unsigned tail_first() const { return r.tid + (unsigned)Held * r.threads; }
+    CRK_DEV void stats_long() {
+        A mx1 = Lim<A>::lowest(), mt = Lim<A>::lowest();
+        C st = 0;
+#pragma unroll
+        for (int k = 0; k < Held; ++k) { /* every one is in the row: chunks > Held·threads */
+            p[k] = r.load(r.x, r.tid + k * r.threads);
+            max_chunk(p[k], mx, mx1);
+        }
+        const unsigned first = tail_first();
+        /* exps in the loop: unrolled as write()'s (16-bit on gfx942 at 2 a
+         * time took 140 bytes of scratch) */
+#pragma unroll R::exp_unroll
+        for (unsigned k = 0, nk = strided_count(first, r.chunks, r.threads), q = first; k < nk; ++k, q += r.threads) {
+            Pack<T, V> v = r.load(r.x, q);
+            A cm = Lim<A>::lowest(), cm1 = Lim<A>::lowest();
+            max_chunk(v, cm, cm1);
+            if constexpr (paired) cm = m::maxg(cm, cm1);
+            const A nm = m::maxg(mt, cm);
+            if (!(widen(nm) == widen(mt))) { /* moved, or NaN */
+                if (st != (C)0) st *= m::exp(widen(at_of(mt)) - widen(at_of(nm)));
+                mt = nm;
+            }
+            exp_chunk_at(v, st, at_of(mt));
+        }
+        if constexpr (paired) mx = m::maxg(mx, mx1);
+        mx = block_fold(m::maxg(mx, mt), r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
+        exp_held();
+        if (st != (C)0) sum = fma(st, m::exp(widen(at_of(mt)) - widen(mx)), sum);
+        fold_sums();
+    }
+    /* dst of a long row: the tail newest chunk first (the likeliest still
+     * in L2), recomputed as in write(); then the held chunks. */
+    CRK_DEV void write_long() const {
+        const A inv = narrow_as((C)1 / sum, mx);
+        const unsigned first = tail_first(), nk = strided_count(first, r.chunks, r.threads);
+#pragma unroll R::exp_unroll
+        for (unsigned k = nk; k > 0; --k) {
+            const unsigned q = first + (k - 1) * r.threads;
+            Pack<T, V> v = r.load(r.x, q);
+            C unused = 0;
+            exp_chunk(v, unused);
+            r.store(q, scale_chunk(v, inv));
+        }
+#pragma unroll
+        for (int k = 0; k < Held; ++k) r.store(r.tid + k * r.threads, scale_chunk(p[k], inv));
+    }
 
     /* A held row's dst; then, given the next row's base nx, its chunks
      * from `from` on are loaded in place of the stored ones, so a
@@ -346,6 +409,8 @@ template <class T> struct WideHeld {
      * 8 spilled 5 VGPRs on gfx9-generic in the row loop); no chunk of the
      * next row before the stores */
     static constexpr int n = sizeof(T) == 4 ? 8 : 4, pre = 0;
+    /* longer rows re-read (stats, write), see below */
+    static constexpr bool stream_tail = false;
     /* the next row loaded whole after the stores: loaded in place of them,
      * gfx9-generic spilled 1-3 VGPRs */
     static constexpr bool interleave = false;
@@ -355,6 +420,15 @@ template <class T> struct WideHeld {
      * exp already spills there) */
     static constexpr int n = 8, pre = sizeof(T) == 2 ? 2 : sizeof(T) == 4 ? 1 : 0;
     static constexpr bool interleave = true;
+    /* Longer rows: the first n chunks a thread held, the tail streamed
+     * (SoftmaxRow::stats_long) on NVIDIA; AMD re-reads them (stats, write):
+     * with the held chunks live through the tail, gfx942's bf16 needed more
+     * than the 128 VGPRs of 1024 threads (22 spilled), not yet reworked.
+     * NVIDIA: f32 alone (at 64 registers, 1024 threads, sm_90 spilled 80
+     * bytes for bf16 and 212 for f64, 72 re-reading; none for f32, f16),
+     * off until it has run on the lent GPU: crk_softmax keeps such rows on
+     * crk_softmax_vec meanwhile. */
+    static constexpr bool stream_tail = false;
 #endif
 };
 template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols, int n_rows) {
@@ -371,10 +445,10 @@ template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols, i
     typename S::R r(src, dst, row, n_cols, block_tid(), block_threads());
     S s(r, slots_max, slots_sum);
     const size_t jump = (size_t)step * r.cols; /* elements to this block's next row */
-    if (!s.held) { /* block-uniform: longer rows, a row at a time, read twice */
+    if (!s.held) { /* block-uniform: longer rows, a row at a time, the tail (or the row) read again */
         for (;;) {
-            s.stats();
-            s.write();
+            if constexpr (WideHeld<T>::stream_tail) s.stats_long(), s.write_long();
+            else s.stats(), s.write();
             if ((row += step) >= rows) return;
             r.x += jump, r.y += jump, s.mx = Lim<typename S::A>::lowest(), s.sum = 0;
         }

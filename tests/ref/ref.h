@@ -108,6 +108,11 @@ void ref_fast_reduce(const char *op, crk_dtype dt, const void *vals, size_t e, s
  * 16 bytes): max in T, exp(x - max) in T summed in f32 (f64 for f64),
  * T(1/sum). */
 void ref_softmax(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, void *out);
+/* crk_softmax_wide on rows of more than `held` chunks a thread: the first
+ * held a thread as above, the rest streamed with a running max that
+ * rescales their sum (ref_reduce.c says the order). */
+void ref_softmax_long(crk_dtype dt, const void *row, size_t n_cols, unsigned threads, unsigned chunk, unsigned held,
+                      void *out);
 /* libcrk's split rows (crk_softmax_part/fin): piece j of `pieces` spans
  * chunks [lo(j), lo(j + 1)), lo(j) = j·chunks / pieces; its part is its
  * max m[j] (a T value) and sum s[j] (the accumulator's) under `threads`;

@@ -254,6 +254,80 @@ void ref_softmax_split(crk_dtype dt, const void *row, size_t n_cols, size_t piec
     free(mt), free(st);
 }
 
+/* crk_softmax_wide on rows of more than `held` chunks a thread
+ * (kernels/rows.h stats_long): thread l holds chunks l + k·threads (k <
+ * held) and streams the rest (its tail) with a running max mt: a chunk's
+ * max in T; where mt moves, the tail's sum st (the accumulator) is scaled
+ * by exp(at(old) - at(new)) unless it is 0, then the chunk's exp(x -
+ * at(mt)) in T are added, at(-inf) = 0. The block's max M folds the held
+ * maxes and mt; a thread's held exps sum in order, then st·exp(at(mt) - M)
+ * fused (st != 0). Rows held whole: ref_softmax. */
+static double at_shift(double v) { return v == -INFINITY ? 0 : v; }
+void ref_softmax_long(crk_dtype dt, const void *row_, size_t n_cols, unsigned threads, unsigned chunk, unsigned held,
+                      void *out) {
+    const unsigned char *row = row_;
+    const size_t sz = ref_dtype_size(dt), chunks = n_cols / chunk, head = (size_t)held * threads;
+    if (chunks <= head) {
+        ref_softmax(dt, row, n_cols, threads, chunk, out);
+        return;
+    }
+    const int wide = dt == CRK_F64;
+    unsigned char *m = malloc(threads * 8), *mt = malloc(threads * 8), id[8] = {0}, zero[8] = {0}, e[8], cm[8], nm[8];
+    double *st = calloc(threads, sizeof(double)), *sum = calloc(threads, sizeof(double));
+    if (!m || !mt || !st || !sum) abort();
+    extreme(dt, 0, id);
+    refi_store_float(dt, 0.0, zero);
+    for (unsigned l = 0; l < threads; l++) {
+        unsigned char *ml = m + l * 8, *tl = mt + l * 8;
+        memcpy(ml, id, 8), memcpy(tl, id, 8);
+        for (size_t k = 0; k < held; k++)
+            for (size_t j = 0, q = l + k * threads; j < chunk; j++) fold_max(ml, row + (q * chunk + j) * sz, &dt);
+        for (size_t q = head + l; q < chunks; q += threads) {
+            memcpy(cm, id, 8);
+            for (size_t j = 0; j < chunk; j++) fold_max(cm, row + (q * chunk + j) * sz, &dt);
+            memcpy(nm, tl, 8);
+            fold_max(nm, cm, &dt);
+            const double a = ref_value_f64(dt, nm), b = ref_value_f64(dt, tl);
+            if (!(a == b)) {
+                if (st[l] != 0)
+                    st[l] = wide ? st[l] * exp(at_shift(b) - at_shift(a))
+                                 : (double)((float)st[l] * expf((float)at_shift(b) - (float)at_shift(a)));
+                memcpy(tl, nm, 8);
+            }
+            const unsigned char *sh = ref_value_f64(dt, tl) == -INFINITY ? zero : tl;
+            for (size_t j = 0; j < chunk; j++) {
+                exp_shifted(dt, row + (q * chunk + j) * sz, sh, e);
+                st[l] = wide ? st[l] + ref_value_f64(dt, e) : (double)((float)st[l] + (float)ref_value_f64(dt, e));
+            }
+        }
+        fold_max(ml, tl, &dt);
+    }
+    block_fold(m, threads, 8, id, fold_max, &dt);
+    const double M = ref_value_f64(dt, m);
+    unsigned char *acc = calloc(threads, 8);
+    if (!acc) abort();
+    for (unsigned l = 0; l < threads; l++) {
+        double s = 0;
+        for (size_t k = 0; k < held; k++)
+            for (size_t j = 0, q = l + k * threads; j < chunk; j++) {
+                exp_shifted(dt, row + (q * chunk + j) * sz, m, e);
+                s = wide ? s + ref_value_f64(dt, e) : (double)((float)s + (float)ref_value_f64(dt, e));
+            }
+        const double tm = at_shift(ref_value_f64(dt, mt + l * 8));
+        if (st[l] != 0)
+            s = wide ? fma(st[l], exp(tm - M), s) : (double)fmaf((float)st[l], expf((float)tm - (float)M), (float)s);
+        if (wide) memcpy(acc + l * 8, &s, 8);
+        else {
+            const float f = (float)s;
+            memcpy(acc + l * 8, &f, 4);
+        }
+    }
+    const unsigned char z8[8] = {0};
+    block_fold(acc, threads, 8, z8, wide ? fold_f64 : fold_f32, NULL);
+    softmax_out(dt, row, n_cols, m, wide ? *(double *)acc : (double)*(float *)acc, out);
+    free(m), free(mt), free(st), free(sum), free(acc);
+}
+
 /* --------------------------------------------------------------- norms */
 
 /* The kernels' per-row statistics: sums over the f32 values of the row,

@@ -270,6 +270,12 @@ START_TEST(softmax_persistent_grid_asks_occupancy_once) {
     ck_assert_int_eq(count("block_x", -1), 512);
     ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_f32", x, y, 1, 32768), CRK_OK);
     ck_assert_int_eq(count("grid_x", -1), 1);
+    /* longer rows (10000 chunks, too few to split): 1024 threads a block a row, no question */
+    const long before = count("occupancy", -1);
+    ck_assert_int_eq(crk_softmax(ctx, NULL, "softmax_f32", x, y, 2, 40000), CRK_OK);
+    ck_assert_int_eq(count("grid_x", -1), 2);
+    ck_assert_int_eq(count("block_x", -1), 1024);
+    ck_assert_int_eq(count("occupancy", -1), before);
     finish_two(ctx, x, y);
 }
 END_TEST
