@@ -382,12 +382,17 @@ crk_status crk_upsample2d(crk_ctx *ctx, crk_stream s, const char *name, const cr
  * n_cols·sizeof(T)/32 threads (32 to 1024); otherwise softmax_<dt> with
  * the power of two >= n_cols / 8. Sums fold in groups of 32 lanes, then
  * over the groups: the rounding differs from Candle's 32-lane order,
- * within the family's tolerance. Rows of 2049 to 8192 16-byte chunks
- * (32768 f32) run crk_softmax_wide_<dt> with the power of two >= chunks / 8
- * threads: up to 8 chunks a thread held in registers, one read, the same
- * arithmetic; f32 in as many blocks as the device holds at once (the
- * runtime's occupancy), each taking every grid-th row and loading its next
- * row while it stores this one.
+ * within the family's tolerance. Rows of more than 2048 16-byte chunks
+ * (8192 f32) run crk_softmax_wide_<dt> with the power of two >= chunks / 8
+ * threads (at most 1024): up to 8 chunks a thread held in registers, one
+ * read, the same arithmetic. Where a block fills an SM/CU and the device's
+ * DRAM gives each at least 30 GB/s, rows of up to 8192 chunks run in as
+ * many blocks as the device holds at once (the runtime's occupancy), each
+ * taking every grid-th row and loading its next row while it stores this
+ * one. Longer rows hold their first 8 chunks a thread; for f32 on NVIDIA
+ * the rest is read once for the max and sum (a running max rescaling its
+ * sum of exps, so that sum rounds unlike Candle's) and once to write;
+ * elsewhere it is read twice for them, as Candle does.
  *
  * Few long rows (fewer than 256 rows of at least 12288 16-byte chunks, on
  * the vector path, dst not overlapping src) split: each row into pieces

@@ -266,8 +266,7 @@ template <class T, int V, int Held> struct SoftmaxRow {
      * order, then st·exp(at(mt) - max) fused. Only the tail's sum rounds
      * unlike Candle's (as the split rows' pieces); write_long reads the
      * tail a second time: 2.5 passes where a block that re-reads the row
-     * made 4 (f32 1024x65536 on the H100: 50% of copy). WideHeld's
-     * stream_tail says where. */
+     * makes 4. WideHeld's stream_tail says where. */
     static CRK_DEV A at_of(A v) { return widen(v) == widen(Lim<A>::lowest()) ? narrow_as((C)0, v) : v; }
     CRK_DEV unsigned tail_first() const { return r.tid + (unsigned)Held * r.threads; }
     CRK_DEV void stats_long() {
@@ -424,11 +423,12 @@ template <class T> struct WideHeld {
      * (SoftmaxRow::stats_long) on NVIDIA; AMD re-reads them (stats, write):
      * with the held chunks live through the tail, gfx942's bf16 needed more
      * than the 128 VGPRs of 1024 threads (22 spilled), not yet reworked.
-     * NVIDIA: f32 alone (at 64 registers, 1024 threads, sm_90 spilled 80
-     * bytes for bf16 and 212 for f64, 72 re-reading; none for f32, f16),
-     * off until it has run on the lent GPU: crk_softmax keeps such rows on
-     * crk_softmax_vec meanwhile. */
-    static constexpr bool stream_tail = false;
+     * f32 only: at 64 registers (1024 threads) sm_90 spilled 80 bytes for
+     * bf16 and 212 for f64 (72 re-reading), none for f32 and f16. H200,
+     * against crk_softmax_vec's re-reads: f32 1024x65536 2019-2026 ->
+     * 2898-2902 GB/s, 1024x128256 2048-2053 -> 2617
+     * (docs/runs/2026-12-07-h200-softmax-stream.txt). */
+    static constexpr bool stream_tail = sizeof(T) == 4;
 #endif
 };
 template <class T> CRK_DEV void softmax_wide(const T *src, T *dst, int n_cols, int n_rows) {

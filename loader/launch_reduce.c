@@ -261,11 +261,15 @@ crk_status crk_softmax(crk_ctx *ctx, crk_stream s, const char *name, const void 
          * 8192x32768 2802 -> 2969, bf16 4096x65536 2343 -> 2616, f64
          * 4096x16384 2032 -> 2505 (docs/runs/2026-12-06-h100-norms-softmax-rule.txt):
          * persistent only where the DRAM gives an SM at least 30 GB/s (or
-         * the runtime does not say). */
-        const crk_kernel_info *wk = chunks > 2048 && chunks <= 8192 ? own_kernel(vk, "softmax_wide") : NULL;
+         * the runtime does not say). Longer rows (1024 threads, 8 chunks
+         * held each): the rest of the row streamed once for the stats and
+         * once to write for f32 on NVIDIA (kernels/rows.h stats_long), else
+         * re-read as crk_softmax_vec does; a block a row (nothing held to
+         * overlap with the next row's loads). */
+        const crk_kernel_info *wk = chunks > 2048 ? own_kernel(vk, "softmax_wide") : NULL;
         if (wk) {
             ki = wk, t = row_block(chunks, 8), nsc = 2;
-            const size_t held = crk_resident_blocks(ctx, wk, t, 0);
+            const size_t held = chunks <= 8192 ? crk_resident_blocks(ctx, wk, t, 0) : 0;
             /* held == sm_count > 0 before the division */
             if (held && held == (size_t)ctx->gpu.sm_count && held < n_rows &&
                 (ctx->gpu.dram_gbps <= 0 || ctx->gpu.dram_gbps / ctx->gpu.sm_count >= kPersistentGbpsPerSM))

@@ -93,10 +93,10 @@ static size_t lib_pieces(size_t rows, size_t chunks, crk_dtype dt, int gated) {
     return p * part_bytes(dt) <= chunks / p * 16 ? p : gated ? 0 : 1;
 }
 static unsigned split_threads(size_t chunks, size_t pieces) { return vec_threads((chunks + pieces - 1) / pieces); }
-/* crk_softmax_wide_<dt>: rows of 2049..8192 chunks under crk_softmax, up
- * to 8 held a thread (the power of two >= chunks / 8 threads, 32..1024);
- * a longer row (its own launch, 32 threads) re-read in Candle's passes
- * (ref_softmax), or its tail streamed (ref_softmax_long) where streams. */
+/* crk_softmax_wide_<dt>: rows of more than 2048 chunks under crk_softmax,
+ * up to 8 held a thread (the power of two >= chunks / 8 threads, 32..1024);
+ * for f32 on NVIDIA the rest of a longer row streamed (ref_softmax_long), else
+ * the row re-read in Candle's passes (ref_softmax). */
 static int is_wide(const crk_kernel_info *ki) { return !strcmp(ki->op, "crk_softmax_wide"); }
 enum { WIDE_HELD = 8 };
 static unsigned wide_threads(size_t chunks) { return pow2_threads(chunks, 8); }
@@ -126,8 +126,8 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
     size_t pieces = 0; /* split rows: pieces a row */
     int wide_run = is_wide(ki); /* crk_softmax_wide folds the row (ref_softmax_long) */
     /* where it streams a long row's tail (kernels/rows.h WideHeld::stream_tail:
-     * nowhere yet: f32 on NVIDIA's sm_ targets, 8 held, once enabled) */
-    const int streams = 0 && dt == CRK_F32 && !strncmp(crk_device_target(S->ctx), "sm_", 3);
+     * f32 on NVIDIA's sm_ targets, 8 chunks held a thread there) */
+    const int streams = dt == CRK_F32 && !strncmp(crk_device_target(S->ctx), "sm_", 3);
     if (split) /* Candle's shape slot: libcrk's pieces and block; the other: 3 pieces of 32 threads */
         used_chunk = chunk, pieces = candle ? lib_pieces(rc->rows, rc->cols / chunk, dt, 0) : 3,
         threads = candle ? split_threads(rc->cols / chunk, pieces) : 32;
@@ -140,7 +140,7 @@ int run_rows(suite_t *S, const crk_kernel_info *ki, const layout_case *lc) {
         const size_t chunks = rc->cols / chunk;
         if (softmax && (pieces = lib_pieces(rc->rows, chunks, dt, 1)) != 0) /* and splits the rows */
             threads = split_threads(chunks, pieces);
-        else if (softmax && chunks > 2048 && chunks <= 8192) /* or holds them 8 chunks a thread */
+        else if (softmax && chunks > 2048) /* or holds them 8 chunks a thread (longer: see streams) */
             threads = wide_threads(chunks), wide_run = 1;
     }
     const float eps = 1e-5f;
