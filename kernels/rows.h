@@ -645,6 +645,13 @@ template <class T, int V> struct NormRow : RowChunks<T, V> {
  * same chunks in the same order either way: the sums round alike. */
 template <class T, int V> struct NormHeld {
     static constexpr int rmsnorm = sizeof(T) > 4 ? 0 : V == 1 ? 8 : 2;
+    /* loads in flight in the first pass of a row read twice (V == 1:
+     * Candle's block of 1024 over more than 8192 columns): 8, not 4, ran
+     * Candle's shape of rmsnorm_f32 16x32768 356-366 -> 405 GB/s on the
+     * H100 (bf16 216 -> 221; docs/runs/2026-12-07b-h100-rmsnorm-unroll.txt).
+     * 16 held as well ran the held rows 0.65-0.91x on the H200 (bf16
+     * 8192x4096 1581 -> 1036, f32 2829 -> 2572; same 32 registers). */
+    static constexpr int rmsnorm_unroll = V == 1 && sizeof(T) <= 4 ? 8 : RowChunks<T, V>::unroll;
     /* layernorm's vec kernel holds none: its second pass loads alpha and
      * beta chunks too, and 2 held 16-bit chunks spilled on NVIDIA (92
      * bytes); 1 held with libcrk's block of one chunk a thread ran 0.91x
@@ -663,7 +670,7 @@ template <int V, class T> CRK_DEV void rmsnorm_rows(const T *src, T *dst, const 
     const bool held = r.template holds<Held>();
     Pack<T, V> p[Held ? Held : 1];
     float ss = 0.f;
-    r.template pass<R::unroll, Held>(held, p, true, [&](unsigned, const Pack<T, V> &x) {
+    r.template pass<NormHeld<T, V>::rmsnorm_unroll, Held>(held, p, true, [&](unsigned, const Pack<T, V> &x) {
         float v[V];
         unpack_f32(x, v);
 #pragma unroll
