@@ -215,9 +215,9 @@ template <class T, int V, int Held> struct SoftmaxRow {
         return o;
     }
 
-    /* A held row's max, folded over the block; load: its chunks are read
-     * here (else they are in p already: crk_softmax_wide's next row). */
-    CRK_DEV void max_held(bool load) {
+    /* The max of a thread's held chunks into mx; load: they are read here
+     * (else they are in p already: crk_softmax_wide's next row). */
+    CRK_DEV void max_held_thread(bool load) {
         A mx1 = Lim<A>::lowest();
 #pragma unroll
         for (int k = 0; k < Held; ++k) {
@@ -228,8 +228,10 @@ template <class T, int V, int Held> struct SoftmaxRow {
             }
         }
         if constexpr (paired) mx = m::maxg(mx, mx1);
-        mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
     }
+    CRK_DEV void fold_max_block() { mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max); }
+    /* A held row's max, folded over the block */
+    CRK_DEV void max_held(bool load) { max_held_thread(load), fold_max_block(); }
     /* A held row's exps, in place, summed (not folded) */
     CRK_DEV void exp_held() {
 #pragma unroll
@@ -246,7 +248,7 @@ template <class T, int V, int Held> struct SoftmaxRow {
             A mx1 = Lim<A>::lowest();
             r.template each_chunk<R::unroll>([&](unsigned q) { max_chunk(r.load(r.x, q), mx, mx1); });
             if constexpr (paired) mx = m::maxg(mx, mx1);
-            mx = block_fold(mx, r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
+            fold_max_block();
             r.template each_chunk<R::exp_unroll>([&](unsigned q) {
                 Pack<T, V> v = r.load(r.x, q);
                 exp_chunk(v, sum);
@@ -270,13 +272,9 @@ template <class T, int V, int Held> struct SoftmaxRow {
     static CRK_DEV A at_of(A v) { return widen(v) == widen(Lim<A>::lowest()) ? narrow_as((C)0, v) : v; }
     CRK_DEV unsigned tail_first() const { return r.tid + (unsigned)Held * r.threads; }
     CRK_DEV void stats_long() {
-        A mx1 = Lim<A>::lowest(), mt = Lim<A>::lowest();
+        A mt = Lim<A>::lowest();
         C st = 0;
-#pragma unroll
-        for (int k = 0; k < Held; ++k) { /* every one is in the row: chunks > Held·threads */
-            p[k] = r.load(r.x, r.tid + k * r.threads);
-            max_chunk(p[k], mx, mx1);
-        }
+        max_held_thread(true); /* every held chunk is in the row: chunks > Held·threads */
         const unsigned first = tail_first();
         /* exps in the loop: unrolled as write()'s (16-bit on gfx942 at 2 a
          * time took 140 bytes of scratch) */
@@ -293,25 +291,26 @@ template <class T, int V, int Held> struct SoftmaxRow {
             }
             exp_chunk_at(v, st, at_of(mt));
         }
-        if constexpr (paired) mx = m::maxg(mx, mx1);
-        mx = block_fold(m::maxg(mx, mt), r.tid, r.threads, Lim<A>::lowest(), slots_max, fold_max);
+        mx = m::maxg(mx, mt);
+        fold_max_block();
         exp_held();
         if (st != (C)0) sum = fma(st, m::exp(widen(at_of(mt)) - widen(mx)), sum);
         fold_sums();
     }
+    /* chunk q of dst = exp(x - mx) · inv, x read again */
+    CRK_DEV void write_chunk(unsigned q, A inv) const {
+        Pack<T, V> v = r.load(r.x, q);
+        C unused = 0;
+        exp_chunk(v, unused);
+        r.store(q, scale_chunk(v, inv));
+    }
     /* dst of a long row: the tail newest chunk first (the likeliest still
-     * in L2), recomputed as in write(); then the held chunks. */
+     * in L2), then the held chunks. */
     CRK_DEV void write_long() const {
         const A inv = narrow_as((C)1 / sum, mx);
         const unsigned first = tail_first(), nk = strided_count(first, r.chunks, r.threads);
 #pragma unroll R::exp_unroll
-        for (unsigned k = nk; k > 0; --k) {
-            const unsigned q = first + (k - 1) * r.threads;
-            Pack<T, V> v = r.load(r.x, q);
-            C unused = 0;
-            exp_chunk(v, unused);
-            r.store(q, scale_chunk(v, inv));
-        }
+        for (unsigned k = nk; k > 0; --k) write_chunk(first + (k - 1) * r.threads, inv);
 #pragma unroll
         for (int k = 0; k < Held; ++k) r.store(r.tid + k * r.threads, scale_chunk(p[k], inv));
     }
@@ -334,12 +333,7 @@ template <class T, int V, int Held> struct SoftmaxRow {
     CRK_DEV void write() {
         if (held) return write_held(nullptr, Held);
         const A inv = narrow_as((C)1 / sum, mx);
-        r.template each_chunk<R::exp_unroll>([&](unsigned q) {
-            Pack<T, V> v = r.load(r.x, q);
-            C unused = 0;
-            exp_chunk(v, unused);
-            r.store(q, scale_chunk(v, inv));
-        });
+        r.template each_chunk<R::exp_unroll>([&](unsigned q) { write_chunk(q, inv); });
     }
 };
 

@@ -99,7 +99,7 @@ static unsigned split_threads(size_t chunks, size_t pieces) { return vec_threads
  * the row re-read in Candle's passes (ref_softmax). */
 static int is_wide(const crk_kernel_info *ki) { return !strcmp(ki->op, "crk_softmax_wide"); }
 enum { WIDE_HELD = 8 };
-static unsigned wide_threads(size_t chunks) { return pow2_threads(chunks, 8); }
+static unsigned wide_threads(size_t chunks) { return pow2_threads(chunks, WIDE_HELD); }
 
 static void fill_uniform(crk_dtype dt, unsigned char *buf, size_t n, double lo, double hi, rng_t *r) {
     const size_t sz = crk_dtype_size(dt);

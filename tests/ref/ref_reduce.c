@@ -263,6 +263,8 @@ void ref_softmax_split(crk_dtype dt, const void *row, size_t n_cols, size_t piec
  * maxes and mt; a thread's held exps sum in order, then st·exp(at(mt) - M)
  * fused (st != 0). Rows held whole: ref_softmax. */
 static double at_shift(double v) { return v == -INFINITY ? 0 : v; }
+/* s + x in the accumulator: double for f64 (wide), else float */
+static double acc_add(int wide, double s, double x) { return wide ? s + x : (double)((float)s + (float)x); }
 void ref_softmax_long(crk_dtype dt, const void *row_, size_t n_cols, unsigned threads, unsigned chunk, unsigned held,
                       void *out) {
     const unsigned char *row = row_;
@@ -273,8 +275,8 @@ void ref_softmax_long(crk_dtype dt, const void *row_, size_t n_cols, unsigned th
     }
     const int wide = dt == CRK_F64;
     unsigned char *m = malloc(threads * 8), *mt = malloc(threads * 8), id[8] = {0}, zero[8] = {0}, e[8], cm[8], nm[8];
-    double *st = calloc(threads, sizeof(double)), *sum = calloc(threads, sizeof(double));
-    if (!m || !mt || !st || !sum) abort();
+    double *st = calloc(threads, sizeof(double));
+    if (!m || !mt || !st) abort();
     extreme(dt, 0, id);
     refi_store_float(dt, 0.0, zero);
     for (unsigned l = 0; l < threads; l++) {
@@ -297,7 +299,7 @@ void ref_softmax_long(crk_dtype dt, const void *row_, size_t n_cols, unsigned th
             const unsigned char *sh = ref_value_f64(dt, tl) == -INFINITY ? zero : tl;
             for (size_t j = 0; j < chunk; j++) {
                 exp_shifted(dt, row + (q * chunk + j) * sz, sh, e);
-                st[l] = wide ? st[l] + ref_value_f64(dt, e) : (double)((float)st[l] + (float)ref_value_f64(dt, e));
+                st[l] = acc_add(wide, st[l], ref_value_f64(dt, e));
             }
         }
         fold_max(ml, tl, &dt);
@@ -311,7 +313,7 @@ void ref_softmax_long(crk_dtype dt, const void *row_, size_t n_cols, unsigned th
         for (size_t k = 0; k < held; k++)
             for (size_t j = 0, q = l + k * threads; j < chunk; j++) {
                 exp_shifted(dt, row + (q * chunk + j) * sz, m, e);
-                s = wide ? s + ref_value_f64(dt, e) : (double)((float)s + (float)ref_value_f64(dt, e));
+                s = acc_add(wide, s, ref_value_f64(dt, e));
             }
         const double tm = at_shift(ref_value_f64(dt, mt + l * 8));
         if (st[l] != 0)
@@ -325,7 +327,7 @@ void ref_softmax_long(crk_dtype dt, const void *row_, size_t n_cols, unsigned th
     const unsigned char z8[8] = {0};
     block_fold(acc, threads, 8, z8, wide ? fold_f64 : fold_f32, NULL);
     softmax_out(dt, row, n_cols, m, wide ? *(double *)acc : (double)*(float *)acc, out);
-    free(m), free(mt), free(st), free(sum), free(acc);
+    free(m), free(mt), free(st), free(acc);
 }
 
 /* --------------------------------------------------------------- norms */
