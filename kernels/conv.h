@@ -38,6 +38,7 @@
 #ifndef CRK_CONV_H
 #define CRK_CONV_H
 #include "elementwise.h"
+#include "unfold_tiles.h"
 
 namespace crk {
 
@@ -445,6 +446,115 @@ template <class T> CRK_DEV void unfold_rows(Unfold<T, uint32_t> u, T *dst, uint3
     });
 }
 
+/* libcrk's im2col in tiles: a block gathers UNFOLD_TILE_ROWS consecutive
+ * rows by a span of channels' windows (unfold_tiles.h sizes it) into
+ * shared memory, a lane a row, so that a warp's load reads consecutive
+ * source positions (one window tap of 32 output positions); then it
+ * writes each row's span in dst's order, 16 bytes a thread. The row walk
+ * above waits on its loads (latency-bound at 64 registers: a value's load
+ * feeds its run's store); here a lane has 8 loads in flight and the
+ * stores need none. */
+#if CRK_NV
+constexpr uint32_t kTilePitch = UNFOLD_TILE_PITCH_NV;
+#else
+constexpr uint32_t kTilePitch = UNFOLD_TILE_PITCH_AMD;
+#endif
+/* A tile's values by 4-byte units (8 for f64), a unit's index XOR its row
+ * within the row's 128 bytes: a warp's lanes, a row each, store one column
+ * into 32 banks (rows 512 bytes apart would share one), and a 16-byte
+ * chunk stays 16 contiguous bytes, its units permuted (tile_chunk). */
+template <class T> struct TileUnit {
+    static constexpr uint32_t U = sizeof(T) > 4 ? (uint32_t)sizeof(T) : 4, M = 128 / U - 1, K = 16 / U;
+};
+template <class T> CRK_DEV uint32_t tile_byte(uint32_t r, uint32_t col) {
+    constexpr uint32_t U = TileUnit<T>::U;
+    const uint32_t b = col * (uint32_t)sizeof(T);
+    return r * kTilePitch + ((b / U) ^ (r & TileUnit<T>::M)) * U + b % U;
+}
+/* Bytes [16q, 16q + 16) of tile row r, in order. */
+template <class T> CRK_DEV uint4 tile_chunk(const unsigned char *tile, uint32_t r, uint32_t q) {
+    constexpr uint32_t U = TileUnit<T>::U, K = TileUnit<T>::K;
+    const uint32_t m = r & TileUnit<T>::M, p = (m & (K - 1)) * (U / 4); /* the words' XOR */
+    const uint4 w = *reinterpret_cast<const uint4 *>(tile + r * kTilePitch + ((16 * q / U) ^ (m & ~(K - 1))) * U);
+    uint32_t a = w.x, b = w.y, c = w.z, d = w.w, t;
+    if (p & 1) t = a, a = b, b = t, t = c, c = d, d = t;
+    if (p & 2) t = a, a = c, c = t, t = b, b = d, d = t;
+    return uint4{a, b, c, d};
+}
+/* The channels a tile of unfold u takes in this launch, 0 where the row
+ * walk takes it (a window wider than a tile row, blocks under 32 threads). */
+template <class T> CRK_DEV uint32_t tile_channels(const Unfold<T, uint32_t> &u) {
+    const size_t kk = (size_t)u.h_k * u.w_k;
+    if (blockDim.x < UNFOLD_TILE_ROWS || kk > UNFOLD_TILE_TAPS ||
+        !unfold_tile_axis_fits(u.h_out, u.h_k, u.stride, u.dilation, u.pad_h, u.h_in) ||
+        !unfold_tile_axis_fits(u.w_out, u.w_k, u.stride, u.dilation, u.pad_w, u.w_in))
+        return 0;
+    return unfold_tile_channels(u.c_in, (uint32_t)kk, (uint32_t)sizeof(T), kTilePitch);
+}
+
+template <class T> CRK_DEV void unfold_tiles(const Unfold<T, uint32_t> &u, T *dst, uint32_t n, uint32_t cc) {
+    using I = uint32_t;
+    constexpr I TR = UNFOLD_TILE_ROWS, N = 16 / (I)sizeof(T), B = 8; /* B: a lane's loads in flight */
+    __shared__ uint4 tile_mem[TR * kTilePitch / 16];
+    __shared__ uint4 taps[UNFOLD_TILE_TAPS]; /* a tap's source offset, dy, dx: one broadcast load */
+    unsigned char *const tile = reinterpret_cast<unsigned char *>(tile_mem);
+    const I kk = u.h_k * u.w_k, row = u.c_in * kk, rows = n / row + (n % row != 0);
+    const I sc = (I)u.s_c, sh = (I)u.s_h, sw = (I)u.s_w, h_in = (I)u.h_in, w_in = (I)u.w_in;
+    for (I k = threadIdx.x; k < kk; k += blockDim.x) {
+        const I dy = k / u.w_k * (I)u.dilation, dx = k % u.w_k * (I)u.dilation;
+        taps[k] = uint4{dy * sh + dx * sw, dy, dx, 0};
+    }
+    block_barrier();
+    const I ctiles = (u.c_in + cc - 1) / cc, rtiles = (rows + TR - 1) / TR;
+    const size_t tiles = (size_t)rtiles * ctiles;
+    const I lane = threadIdx.x % TR, grp = threadIdx.x / TR, groups = blockDim.x / TR;
+    const bool vec = row * sizeof(T) % 16 == 0 && cc * kk * sizeof(T) % 16 == 0 && aligned_for<T, N>(dst);
+    for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const I l0 = (I)(t / ctiles) * TR, c0 = (I)(t % ctiles) * cc;
+        const I w = u.c_in - c0 < cc ? u.c_in - c0 : cc, span = w * kk; /* this tile's channels, values a row */
+        if (grp < groups) {
+            const I l = l0 + lane, x = l % u.w_out, yl = l / u.w_out, y = yl % u.h_out, b = yl / u.h_out;
+            const bool live = l < rows;
+            const int py0 = (int)((size_t)y * u.stride) - (int)u.pad_h, px0 = (int)((size_t)x * u.stride) - (int)u.pad_w;
+            const I base = (I)((size_t)b * u.s_b) + c0 * sc + (I)py0 * sh + (I)px0 * sw;
+            const I total = (w > grp ? (w - grp + groups - 1) / groups : 0) * kk;
+            I cl = grp, k = 0; /* this group's next channel (of the tile's) and tap */
+            for (I i = 0; i < total; i += B) {
+                T v[B];
+                I col[B];
+#pragma unroll
+                for (I j = 0; j < B; ++j) {
+                    col[j] = cl * kk + k;
+                    const uint4 tp = taps[k];
+                    const bool ok = live && i + j < total && (I)py0 + tp.y < h_in && (I)px0 + tp.z < w_in;
+                    v[j] = ok ? u.src[base + cl * sc + tp.x] : T{};
+                    if (++k == kk) k = 0, cl += groups;
+                }
+#pragma unroll
+                for (I j = 0; j < B; ++j)
+                    if (i + j < total) *reinterpret_cast<T *>(tile + tile_byte<T>(lane, col[j])) = v[j];
+            }
+        }
+        block_barrier();
+        /* the tile's rows, a thread a 16-byte chunk (or a value) at a time,
+         * stepping (r, q) by the block without a division */
+        const I unit = vec ? N : 1, per = (span + unit - 1) / unit;
+        I r = threadIdx.x / per, q = threadIdx.x % per;
+        const I dr = blockDim.x / per, dq = blockDim.x % per;
+        for (; r < TR && l0 + r < rows; r += dr, q += dq, r += q >= per, q -= q >= per ? per : 0) {
+            const size_t e0 = (size_t)(l0 + r) * row + c0 * kk + q * unit;
+            const I left = span - q * unit;
+            if (vec && left >= N && e0 + N <= n) {
+                *reinterpret_cast<uint4 *>(dst + e0) = tile_chunk<T>(tile, r, q);
+                continue;
+            }
+            for (I j = 0; j < unit && j < left && e0 + j < n; ++j)
+                dst[e0 + j] = *reinterpret_cast<const T *>(tile + tile_byte<T>(r, q * unit + j));
+        }
+        block_barrier(); /* the next tile's stores overwrite this one */
+    }
+}
+
 /* Unfold's fields. Candle's kernels (Rows false): the flat order, I with
  * with_index's type for dst's n elements. libcrk's (Rows): the row walk
  * below 2^32 elements and source offsets, else the flat order in 64 bits. */
@@ -457,9 +567,10 @@ CRK_DEV void unfold_any(size_t n, size_t h_out, size_t w_out, size_t c_in, size_
         const size_t span = (batch - 1) * ss[0] + (c_in - 1) * ss[1] + (h_in - 1) * s_h + (w_in - 1) * s_w;
         if (n <= 0xFFFFFFFFull && span <= 0xFFFFFFFFull) {
             using I = uint32_t;
-            return unfold_rows(Unfold<T, I>{(I)h_out, (I)w_out, (I)c_in, (I)h_k, (I)w_k, stride, dilation, pad_h,
-                                            pad_w, h_in, w_in, ss[0], ss[1], s_h, s_w, src},
-                               dst, (I)n);
+            const Unfold<T, I> u{(I)h_out, (I)w_out, (I)c_in, (I)h_k, (I)w_k, stride, dilation, pad_h,
+                                 pad_w,    h_in,     w_in,     ss[0],   ss[1],   s_h,    s_w,      src};
+            if (const I cc = tile_channels(u)) return unfold_tiles(u, dst, (I)n, cc);
+            return unfold_rows(u, dst, (I)n);
         }
         return unfold(Unfold<T, size_t>{h_out, w_out, c_in, h_k, w_k, stride, dilation, pad_h, pad_w, h_in, w_in,
                                         ss[0], ss[1], s_h, s_w, src},

@@ -165,6 +165,12 @@ spawn rowcarry 'crk_im2col_rows_f32' conv conv.h 's/w.c += sci + cy;/w.c += sci;
 spawn rowwrap 'crk_im2col_rows_f16' conv conv.h 's/off += wy ? dc : wx ? dh : sw;/off += wy ? dc : sw;/'
 # conv: a row whose window reaches one past the source's last row counts as inside (no zero padding read)
 spawn rowinside 'crk_im2col1d_rows_u8' conv conv.h 's/px + (size_t)(w_k - 1) \* dilation < w_in + pad_w;/px + (size_t)(w_k - 1) * dilation <= w_in + pad_w;/'
+# conv: libcrk's im2col tiles read a 16-byte chunk back with its words half unswizzled
+spawn tileswz 'crk_im2col_rows_f32' conv conv.h 's/if (p \& 2) t = a, a = c/if (p \& 4) t = a, a = c/'
+# conv: the tiles take the source's last row for padding
+spawn tilelastrow 'crk_im2col_rows_f16' conv conv.h 's/(I)py0 + tp.y < h_in/(I)py0 + tp.y < h_in - 1/'
+# conv: a tile's thread groups step one channel, not one a group (channels left unloaded)
+spawn tilegroup 'crk_im2col1d_rows_u8' conv conv.h 's/if (++k == kk) k = 0, cl += groups;/if (++k == kk) k = 0, cl += 1;/'
 # conv: col2im1d stops one kernel tap early
 spawn col2imtap 'col2im1d_u32' conv conv.h 's/li-- > 0 \&\& k0 < k_size;/li-- > 0 \&\& k0 + 1 < k_size;/'
 # pool: max_pool2d's window walks h along dims[2] and w along dims[3] (h/w swapped)
