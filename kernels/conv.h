@@ -456,8 +456,10 @@ template <class T> CRK_DEV void unfold_rows(Unfold<T, uint32_t> u, T *dst, uint3
  * stores need none. */
 #if CRK_NV
 constexpr uint32_t kTilePitch = UNFOLD_TILE_PITCH_NV;
+#define CRK_TILES_HERE UNFOLD_TILES_NV
 #else
 constexpr uint32_t kTilePitch = UNFOLD_TILE_PITCH_AMD;
+#define CRK_TILES_HERE 1
 #endif
 /* A tile's values by 4-byte units (8 for f64), a unit's index XOR its row
  * within the row's 128 bytes: a warp's lanes, a row each, store one column
@@ -485,7 +487,7 @@ template <class T> CRK_DEV uint4 tile_chunk(const unsigned char *tile, uint32_t 
  * walk takes it (a window wider than a tile row, blocks under 32 threads). */
 template <class T> CRK_DEV uint32_t tile_channels(const Unfold<T, uint32_t> &u) {
     const size_t kk = (size_t)u.h_k * u.w_k;
-    if (blockDim.x < UNFOLD_TILE_ROWS || kk > UNFOLD_TILE_TAPS ||
+    if (!(CRK_TILES_HERE) || blockDim.x < UNFOLD_TILE_ROWS || kk > UNFOLD_TILE_TAPS ||
         !unfold_tile_axis_fits(u.h_out, u.h_k, u.stride, u.dilation, u.pad_h, u.h_in) ||
         !unfold_tile_axis_fits(u.w_out, u.w_k, u.stride, u.dilation, u.pad_w, u.w_in))
         return 0;

@@ -10,6 +10,12 @@
 #define CRK_HD static inline
 #endif
 
+/* Whether NVIDIA builds take the tiles: not until they are measured against
+ * the row walk on a GPU (the eighteenth session got no GPU time). AMD
+ * takes them: no AMD GPU measures either path here, and a tile holds 8
+ * loads a lane in flight where the walk waits on each run's. */
+#define UNFOLD_TILES_NV 0
+
 #define UNFOLD_TILE_ROWS 32u
 /* A tile row's bytes in shared memory: 32 rows x 512 = 16 KiB a block on
  * NVIDIA; on AMD 256 (8 KiB), so that a 64 KiB LDS holds six blocks. */

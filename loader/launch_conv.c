@@ -95,10 +95,12 @@ static size_t unfold_row_slots(const crk_ctx *ctx, size_t n, size_t row, size_t 
  * rows. The tiles' rows in shared memory are narrower on AMD. */
 static size_t unfold_tile_slots(const crk_ctx *ctx, const crk_kernel_info *rk, size_t n, size_t c, size_t kk,
                                 size_t size, const size_t ax[2][6]) {
+    const int amd = !strncmp(ctx->code_object_target, "gfx", 3);
+    if (!amd && !UNFOLD_TILES_NV) return 0;
     if (n > 0xFFFFFFFFull || c > 0xFFFFFFFFull || kk > UNFOLD_TILE_TAPS || rk->block < UNFOLD_TILE_ROWS) return 0;
     for (int a = 0; a < 2; a++)
         if (!unfold_tile_axis_fits(ax[a][0], ax[a][1], ax[a][2], ax[a][3], ax[a][4], ax[a][5])) return 0;
-    const uint32_t pitch = strncmp(ctx->code_object_target, "gfx", 3) ? UNFOLD_TILE_PITCH_NV : UNFOLD_TILE_PITCH_AMD;
+    const uint32_t pitch = amd ? UNFOLD_TILE_PITCH_AMD : UNFOLD_TILE_PITCH_NV;
     const uint32_t cc = unfold_tile_channels((uint32_t)c, (uint32_t)kk, (uint32_t)size, pitch);
     if (!cc) return 0;
     const size_t rows = (n + c * kk - 1) / (c * kk);
