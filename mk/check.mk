@@ -65,7 +65,7 @@ build/hello-small: examples/hello.c $(LIB_FILES)
 ASAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1
 ASAN_LIB_SRCS = $(LIB_SRCS) build/gen/registry.c build/gen/embedded-none.S
 build/asan/test_results: tests/gpu/results.c
-build/asan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h) kernels/f8_encode.h tests/unit/unit.h
+build/asan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h) $(HOST_KERNEL_HDRS) tests/unit/unit.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@ (asan+ubsan)"
 	$(Q)$(CC) $(WARN) $(ASAN) $(CPPFLAGS) -Itests/ref -Itests/gpu $< $(filter tests/gpu/%.c,$^) $(REF_LIB_SRCS) $(ASAN_LIB_SRCS) $(LIB_LIBS) $(CHECK_LIBS) -o $@
@@ -82,7 +82,7 @@ check-asan: all $(UNIT_SRCS:tests/unit/%.c=build/asan/%) build/asan/crk $(STANDI
 # The multi-threaded context tests under ThreadSanitizer, on the stand-in
 # runtime (CI runs it). A report fails the run.
 TSAN := -fsanitize=thread -fno-omit-frame-pointer -g -O1
-build/tsan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h) kernels/f8_encode.h tests/unit/unit.h
+build/tsan/%: tests/unit/%.c $(ASAN_LIB_SRCS) $(wildcard include/*.h loader/*.h) $(HOST_KERNEL_HDRS) tests/unit/unit.h
 	@mkdir -p $(@D)
 	@echo "  CC    $@ (tsan)"
 	$(Q)$(CC) $(WARN) $(TSAN) $(CPPFLAGS) $< $(ASAN_LIB_SRCS) $(LIB_LIBS) $(CHECK_LIBS) -o $@

@@ -6,7 +6,7 @@ DEVICE_LIB = $(LIB_SRCS) build/gen/registry.c
 DEVICE_LINK = -L.device -Wl,-rpath,'$$ORIGIN' -lcrk $(LIB_LIBS)
 build/gen/embedded-nvidia.S: scripts/embed.sh $(NV_FATBINS)
 	$(Q)scripts/embed.sh $@ hsaco "" "$(MODULES)" nvidia
-.device/libcrk.so: $(DEVICE_LIB) build/gen/embedded-nvidia.S $(wildcard include/*.h loader/*.h) kernels/f8_encode.h loader/libcrk-device.map
+.device/libcrk.so: $(DEVICE_LIB) build/gen/embedded-nvidia.S $(wildcard include/*.h loader/*.h) $(HOST_KERNEL_HDRS) loader/libcrk-device.map
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(LIB_CFLAGS) -shared -Wl,--version-script=loader/libcrk-device.map $(DEVICE_LIB) build/gen/embedded-nvidia.S $(LIB_LIBS) -o $@
 .device/numeric: $(NUMERIC_SRCS) .device/libcrk.so $(wildcard tests/gpu/*.h tests/ref/*.h)

@@ -2,15 +2,17 @@
 # EMBED: which code objects are linked into libcrk ("amd nvidia", "amd", "nvidia", "none").
 EMBED ?= amd nvidia
 LIB_SRCS := $(wildcard loader/*.c)
+# kernels/ headers that libcrk's C includes too (shared encoders and sizes)
+HOST_KERNEL_HDRS := kernels/f8_encode.h kernels/unfold_tiles.h
 LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o) build/obj/gen/registry.o build/obj/gen/embedded.o
 LIB_CFLAGS = $(WARN) $(CFLAGS) $(CPPFLAGS) -fPIC -fvisibility=default
 LIB_LIBS := -lzstd -lz -ldl -lpthread -lm
 
-build/obj/%.o: %.c $(wildcard include/*.h loader/*.h) kernels/f8_encode.h | build/gen/stamp $(TOOLSTAMP)
+build/obj/%.o: %.c $(wildcard include/*.h loader/*.h) $(HOST_KERNEL_HDRS) | build/gen/stamp $(TOOLSTAMP)
 	@mkdir -p $(@D)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
-build/obj/gen/registry.o: build/gen/registry.c $(wildcard include/*.h loader/*.h) kernels/f8_encode.h
+build/obj/gen/registry.o: build/gen/registry.c $(wildcard include/*.h loader/*.h) $(HOST_KERNEL_HDRS)
 	@mkdir -p $(@D)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
