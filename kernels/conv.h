@@ -486,12 +486,9 @@ template <class T> CRK_DEV uint4 tile_chunk(const unsigned char *tile, uint32_t 
 /* The channels a tile of unfold u takes in this launch, 0 where the row
  * walk takes it (a window wider than a tile row, blocks under 32 threads). */
 template <class T> CRK_DEV uint32_t tile_channels(const Unfold<T, uint32_t> &u) {
-    const size_t kk = (size_t)u.h_k * u.w_k;
-    if (!(CRK_TILES_HERE) || blockDim.x < UNFOLD_TILE_ROWS || kk > UNFOLD_TILE_TAPS ||
-        !unfold_tile_axis_fits(u.h_out, u.h_k, u.stride, u.dilation, u.pad_h, u.h_in) ||
-        !unfold_tile_axis_fits(u.w_out, u.w_k, u.stride, u.dilation, u.pad_w, u.w_in))
-        return 0;
-    return unfold_tile_channels(u.c_in, (uint32_t)kk, (uint32_t)sizeof(T), kTilePitch);
+    if (!(CRK_TILES_HERE) || blockDim.x < UNFOLD_TILE_ROWS) return 0;
+    return unfold_tile_plan(u.c_in, u.h_out, u.h_k, u.w_out, u.w_k, u.stride, u.dilation, u.pad_h, u.pad_w, u.h_in,
+                            u.w_in, (uint32_t)sizeof(T), kTilePitch);
 }
 
 template <class T> CRK_DEV void unfold_tiles(const Unfold<T, uint32_t> &u, T *dst, uint32_t n, uint32_t cc) {

@@ -48,4 +48,18 @@ CRK_HD uint32_t unfold_tile_channels(uint32_t c_in, uint32_t kk, uint32_t size, 
     const uint32_t cc = (even + g - 1) / g * g;
     return cc < c_in ? cc : c_in;
 }
+
+/* The channels a tile takes for an unfold of c_in channels by (h_k, w_k)
+ * windows, 0 where the kernel walks rows instead (a window over the
+ * tile's taps or row, positions past int): the one test the kernel
+ * (conv.h tile_channels) and crk_im2col's grid both make. */
+CRK_HD uint32_t unfold_tile_plan(uint64_t c_in, uint64_t h_out, uint64_t h_k, uint64_t w_out, uint64_t w_k,
+                                 uint64_t stride, uint64_t dilation, uint64_t pad_h, uint64_t pad_w, uint64_t h_in,
+                                 uint64_t w_in, uint32_t size, uint32_t pitch) {
+    if (c_in > 0xFFFFFFFFull || h_k > UNFOLD_TILE_TAPS || w_k > UNFOLD_TILE_TAPS || h_k * w_k > UNFOLD_TILE_TAPS ||
+        !unfold_tile_axis_fits(h_out, h_k, stride, dilation, pad_h, h_in) ||
+        !unfold_tile_axis_fits(w_out, w_k, stride, dilation, pad_w, w_in))
+        return 0;
+    return unfold_tile_channels((uint32_t)c_in, (uint32_t)(h_k * w_k), size, pitch);
+}
 #endif

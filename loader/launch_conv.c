@@ -91,19 +91,23 @@ static size_t unfold_row_slots(const crk_ctx *ctx, size_t n, size_t row, size_t 
 }
 
 /* The threads of crk_im2col*_rows where the kernel takes tiles (kernels/
- * conv.h unfold_tiles, the same test): a block a tile, or 0 where it walks
- * rows. The tiles' rows in shared memory are narrower on AMD. */
-static size_t unfold_tile_slots(const crk_ctx *ctx, const crk_kernel_info *rk, size_t n, size_t c, size_t kk,
-                                size_t size, const size_t ax[2][6]) {
+ * conv.h unfold_tiles, the same unfold_tile_plan): a block a tile, or 0
+ * where it walks rows. im2col1d is an unfold of h 1 without padding on h;
+ * the tiles' rows in shared memory are narrower on AMD. */
+static size_t unfold_tile_slots(const crk_ctx *ctx, const crk_kernel_info *rk, int one, size_t n,
+                                const crk_layout *src_l, size_t h_out, size_t w_out, size_t k_h, size_t k_w,
+                                const crk_conv_params *p) {
     const int amd = !strncmp(ctx->code_object_target, "gfx", 3);
-    if (!amd && !UNFOLD_TILES_NV) return 0;
-    if (n > 0xFFFFFFFFull || c > 0xFFFFFFFFull || kk > UNFOLD_TILE_TAPS || rk->block < UNFOLD_TILE_ROWS) return 0;
-    for (int a = 0; a < 2; a++)
-        if (!unfold_tile_axis_fits(ax[a][0], ax[a][1], ax[a][2], ax[a][3], ax[a][4], ax[a][5])) return 0;
+    if ((!amd && !UNFOLD_TILES_NV) || n > 0xFFFFFFFFull || rk->block < UNFOLD_TILE_ROWS) return 0;
+    const size_t c = src_l->dims[1], size = crk_dtype_size((crk_dtype)crk_operand_dtype(rk, 0));
     const uint32_t pitch = amd ? UNFOLD_TILE_PITCH_AMD : UNFOLD_TILE_PITCH_NV;
-    const uint32_t cc = unfold_tile_channels((uint32_t)c, (uint32_t)kk, (uint32_t)size, pitch);
+    const uint32_t cc =
+        one ? unfold_tile_plan(c, 1, 1, h_out, k_h, p->stride, p->dilation, 0, p->padding, 1, src_l->dims[2],
+                               (uint32_t)size, pitch)
+            : unfold_tile_plan(c, h_out, k_h, w_out, k_w, p->stride, p->dilation, p->padding, p->padding,
+                               src_l->dims[2], src_l->dims[3], (uint32_t)size, pitch);
     if (!cc) return 0;
-    const size_t rows = (n + c * kk - 1) / (c * kk);
+    const size_t row = c * k_h * (one ? 1 : k_w), rows = (n + row - 1) / row;
     return (rows + UNFOLD_TILE_ROWS - 1) / UNFOLD_TILE_ROWS * ((c + cc - 1) / cc) * rk->block;
 }
 
@@ -240,13 +244,9 @@ crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const crk_kernel_info *rk = own_kernel(name, ki, one ? "im2col1d_rows" : "im2col_rows", &st);
     if (!rk) return st;
     const size_t size = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)), elems = size == 1 ? 8 : 16 / size;
-    const size_t kk = k_h * (one ? 1 : k_w), h = one ? 1 : src_l->dims[2], w = src_l->dims[one ? 2 : 3];
-    /* the axes as the kernel sees them (im2col1d: h of 1, no padding) */
-    const size_t ax[2][6] = {{one ? 1 : h_out, one ? 1 : k_h, p->stride, p->dilation, one ? 0 : p->padding, h},
-                             {one ? h_out : w_out, one ? k_h : k_w, p->stride, p->dilation, p->padding, w}};
-    const size_t tiles = unfold_tile_slots(ctx, rk, n, c, kk, size, ax);
+    const size_t tiles = unfold_tile_slots(ctx, rk, one, n, src_l, h_out, w_out, k_h, k_w, p);
     return launch(ctx, s, rk, info, len, &a, one ? s1 : s2, one ? 5 : 7,
-                  tiles ? tiles : unfold_row_slots(ctx, n, c * kk, elems));
+                  tiles ? tiles : unfold_row_slots(ctx, n, c * k_h * (one ? 1 : k_w), elems));
 }
 
 crk_status crk_col2im1d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,
