@@ -38,7 +38,7 @@
 #ifndef CRK_CONV_H
 #define CRK_CONV_H
 #include "elementwise.h"
-#include "unfold_tiles.h"
+#include "math_fns.h"
 
 namespace crk {
 
@@ -446,114 +446,6 @@ template <class T> CRK_DEV void unfold_rows(Unfold<T, uint32_t> u, T *dst, uint3
     });
 }
 
-/* libcrk's im2col in tiles: a block gathers UNFOLD_TILE_ROWS consecutive
- * rows by a span of channels' windows (unfold_tiles.h sizes it) into
- * shared memory, a lane a row, so that a warp's load reads consecutive
- * source positions (one window tap of 32 output positions); then it
- * writes each row's span in dst's order, 16 bytes a thread. The row walk
- * above waits on its loads (latency-bound at 64 registers: a value's load
- * feeds its run's store); here a lane has 8 loads in flight and the
- * stores need none. */
-#if CRK_NV
-constexpr uint32_t kTilePitch = UNFOLD_TILE_PITCH_NV;
-#define CRK_TILES_HERE UNFOLD_TILES_NV
-#else
-constexpr uint32_t kTilePitch = UNFOLD_TILE_PITCH_AMD;
-#define CRK_TILES_HERE 1
-#endif
-/* A tile's values by 4-byte units (8 for f64), a unit's index XOR its row
- * within the row's 128 bytes: a warp's lanes, a row each, store one column
- * into 32 banks (rows 512 bytes apart would share one), and a 16-byte
- * chunk stays 16 contiguous bytes, its units permuted (tile_chunk). */
-template <class T> struct TileUnit {
-    static constexpr uint32_t U = sizeof(T) > 4 ? (uint32_t)sizeof(T) : 4, M = 128 / U - 1, K = 16 / U;
-};
-template <class T> CRK_DEV uint32_t tile_byte(uint32_t r, uint32_t col) {
-    constexpr uint32_t U = TileUnit<T>::U;
-    const uint32_t b = col * (uint32_t)sizeof(T);
-    return r * kTilePitch + ((b / U) ^ (r & TileUnit<T>::M)) * U + b % U;
-}
-/* Bytes [16q, 16q + 16) of tile row r, in order. */
-template <class T> CRK_DEV uint4 tile_chunk(const unsigned char *tile, uint32_t r, uint32_t q) {
-    constexpr uint32_t U = TileUnit<T>::U, K = TileUnit<T>::K;
-    const uint32_t m = r & TileUnit<T>::M, p = (m & (K - 1)) * (U / 4); /* the words' XOR */
-    const uint4 w = *reinterpret_cast<const uint4 *>(tile + r * kTilePitch + ((16 * q / U) ^ (m & ~(K - 1))) * U);
-    uint32_t a = w.x, b = w.y, c = w.z, d = w.w, t;
-    if (p & 1) t = a, a = b, b = t, t = c, c = d, d = t;
-    if (p & 2) t = a, a = c, c = t, t = b, b = d, d = t;
-    return uint4{a, b, c, d};
-}
-/* The channels a tile of unfold u takes in this launch, 0 where the row
- * walk takes it (a window wider than a tile row, blocks under 32 threads). */
-template <class T> CRK_DEV uint32_t tile_channels(const Unfold<T, uint32_t> &u) {
-    if (!(CRK_TILES_HERE) || blockDim.x < UNFOLD_TILE_ROWS) return 0;
-    return unfold_tile_plan(u.c_in, u.h_out, u.h_k, u.w_out, u.w_k, u.stride, u.dilation, u.pad_h, u.pad_w, u.h_in,
-                            u.w_in, (uint32_t)sizeof(T), kTilePitch);
-}
-
-template <class T> CRK_DEV void unfold_tiles(const Unfold<T, uint32_t> &u, T *dst, uint32_t n, uint32_t cc) {
-    using I = uint32_t;
-    constexpr I TR = UNFOLD_TILE_ROWS, N = 16 / (I)sizeof(T), B = 8; /* B: a lane's loads in flight */
-    __shared__ uint4 tile_mem[TR * kTilePitch / 16];
-    __shared__ uint4 taps[UNFOLD_TILE_TAPS]; /* a tap's source offset, dy, dx: one broadcast load */
-    unsigned char *const tile = reinterpret_cast<unsigned char *>(tile_mem);
-    const I kk = u.h_k * u.w_k, row = u.c_in * kk, rows = n / row + (n % row != 0);
-    const I sc = (I)u.s_c, sh = (I)u.s_h, sw = (I)u.s_w, h_in = (I)u.h_in, w_in = (I)u.w_in;
-    for (I k = threadIdx.x; k < kk; k += blockDim.x) {
-        const I dy = k / u.w_k * (I)u.dilation, dx = k % u.w_k * (I)u.dilation;
-        taps[k] = uint4{dy * sh + dx * sw, dy, dx, 0};
-    }
-    block_barrier();
-    const I ctiles = (u.c_in + cc - 1) / cc, rtiles = (rows + TR - 1) / TR;
-    const size_t tiles = (size_t)rtiles * ctiles;
-    const I lane = threadIdx.x % TR, grp = threadIdx.x / TR, groups = blockDim.x / TR;
-    const bool vec = row * sizeof(T) % 16 == 0 && cc * kk * sizeof(T) % 16 == 0 && aligned_for<T, N>(dst);
-    for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const I l0 = (I)(t / ctiles) * TR, c0 = (I)(t % ctiles) * cc;
-        const I w = u.c_in - c0 < cc ? u.c_in - c0 : cc, span = w * kk; /* this tile's channels, values a row */
-        if (grp < groups) {
-            const I l = l0 + lane, x = l % u.w_out, yl = l / u.w_out, y = yl % u.h_out, b = yl / u.h_out;
-            const bool live = l < rows;
-            const int py0 = (int)((size_t)y * u.stride) - (int)u.pad_h, px0 = (int)((size_t)x * u.stride) - (int)u.pad_w;
-            const I base = (I)((size_t)b * u.s_b) + c0 * sc + (I)py0 * sh + (I)px0 * sw;
-            const I total = (w > grp ? (w - grp + groups - 1) / groups : 0) * kk;
-            I cl = grp, k = 0; /* this group's next channel (of the tile's) and tap */
-            for (I i = 0; i < total; i += B) {
-                T v[B];
-                I col[B];
-#pragma unroll
-                for (I j = 0; j < B; ++j) {
-                    col[j] = cl * kk + k;
-                    const uint4 tp = taps[k];
-                    const bool ok = live && i + j < total && (I)py0 + tp.y < h_in && (I)px0 + tp.z < w_in;
-                    v[j] = ok ? u.src[base + cl * sc + tp.x] : T{};
-                    if (++k == kk) k = 0, cl += groups;
-                }
-#pragma unroll
-                for (I j = 0; j < B; ++j)
-                    if (i + j < total) *reinterpret_cast<T *>(tile + tile_byte<T>(lane, col[j])) = v[j];
-            }
-        }
-        block_barrier();
-        /* the tile's rows, a thread a 16-byte chunk (or a value) at a time,
-         * stepping (r, q) by the block without a division */
-        const I unit = vec ? N : 1, per = (span + unit - 1) / unit;
-        I r = threadIdx.x / per, q = threadIdx.x % per;
-        const I dr = blockDim.x / per, dq = blockDim.x % per;
-        for (; r < TR && l0 + r < rows; r += dr, q += dq, r += q >= per, q -= q >= per ? per : 0) {
-            const size_t e0 = (size_t)(l0 + r) * row + c0 * kk + q * unit;
-            const I left = span - q * unit;
-            if (vec && left >= N && e0 + N <= n) {
-                *reinterpret_cast<uint4 *>(dst + e0) = tile_chunk<T>(tile, r, q);
-                continue;
-            }
-            for (I j = 0; j < unit && j < left && e0 + j < n; ++j)
-                dst[e0 + j] = *reinterpret_cast<const T *>(tile + tile_byte<T>(r, q * unit + j));
-        }
-        block_barrier(); /* the next tile's stores overwrite this one */
-    }
-}
-
 /* Unfold's fields. Candle's kernels (Rows false): the flat order, I with
  * with_index's type for dst's n elements. libcrk's (Rows): the row walk
  * below 2^32 elements and source offsets, else the flat order in 64 bits. */
@@ -566,10 +458,9 @@ CRK_DEV void unfold_any(size_t n, size_t h_out, size_t w_out, size_t c_in, size_
         const size_t span = (batch - 1) * ss[0] + (c_in - 1) * ss[1] + (h_in - 1) * s_h + (w_in - 1) * s_w;
         if (n <= 0xFFFFFFFFull && span <= 0xFFFFFFFFull) {
             using I = uint32_t;
-            const Unfold<T, I> u{(I)h_out, (I)w_out, (I)c_in, (I)h_k, (I)w_k, stride, dilation, pad_h,
-                                 pad_w,    h_in,     w_in,     ss[0],   ss[1],   s_h,    s_w,      src};
-            if (const I cc = tile_channels(u)) return unfold_tiles(u, dst, (I)n, cc);
-            return unfold_rows(u, dst, (I)n);
+            return unfold_rows(Unfold<T, I>{(I)h_out, (I)w_out, (I)c_in, (I)h_k, (I)w_k, stride, dilation, pad_h,
+                                            pad_w, h_in, w_in, ss[0], ss[1], s_h, s_w, src},
+                               dst, (I)n);
         }
         return unfold(Unfold<T, size_t>{h_out, w_out, c_in, h_k, w_k, stride, dilation, pad_h, pad_w, h_in, w_in,
                                         ss[0], ss[1], s_h, s_w, src},
@@ -749,6 +640,7 @@ template <class T> struct AvgPool : PoolFold<AvgPool<T>> {
     CRK_DEV typename R::A init() const { return 0; }
     CRK_DEV typename R::A step(typename R::A d, T x, bool) const { return d + R::in(x); }
     CRK_DEV T out(typename R::A d) const { return Conv<T>::from_f(avg_scale(d, scale)); }
+    static constexpr bool kAnyOrder = false; /* a sum's bits depend on its order */
 };
 template <class T> CRK_DEV AvgPool<T> avg_pool(size_t w_k, size_t h_k) {
     AvgPool<T> op;
@@ -763,6 +655,14 @@ template <class T> struct MaxPool : PoolFold<MaxPool<T>> {
         return first ? R::in(x) : m::maxg(d, R::in(x));
     }
     CRK_DEV T out(typename R::A d) const { return R::out(d); }
+    /* The same max in any order (NaN canonical either way; of +0 and -0
+     * either, as nvcc's own operand order gives): pool_rows folds the
+     * window rows first, two values an instruction where the target has
+     * the paired form. */
+    static constexpr bool kAnyOrder = true;
+    CRK_DEV typename R::A join(typename R::A a, typename R::A b) const { return m::maxg(a, b); }
+    /* two values a word as they lie in memory (16-bit types) */
+    CRK_DEV uint32_t join_word(uint32_t a, uint32_t b) const { return m::maxg_word<typename R::A>(a, b); }
 };
 
 template <class T>
@@ -819,6 +719,15 @@ template <class T> constexpr bool kPoolRows = sizeof(T) >= 4;
 template <class T> constexpr bool kPoolRows = true;
 #endif
 
+/* Max pools' rows folded first (Op::kAnyOrder) on NVIDIA; AMD keeps the
+ * windows, measured there (its f32/f64 runs roll the rows; no AMD GPU
+ * here to measure a change against). */
+#if CRK_AMD
+constexpr bool kPoolRowsFirst = false;
+#else
+constexpr bool kPoolRowsFirst = true;
+#endif
+
 template <class T, class Op>
 CRK_DEV void pool_rows(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride, const size_t *info, const T *src,
                        T *dst, Op op) {
@@ -847,13 +756,8 @@ CRK_DEV void pool_rows(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
                 const T *base = src + (b * s0 + ci * s1 + ws * dw * s2 + h0);
                 const bool vec = rows_aligned && h0 + L <= hi && aligned_for<T, V>(base);
                 const uint32_t last = hi - 1 - h0; /* the row's last value in the span */
-                decltype(op.init()) d[R];
-#if CRK_AMD /* a row's span live at a time (unrolled, clang hoisted all K rows' loads and spilled) */
-#pragma unroll 1
-#else
-#pragma unroll
-#endif
-                for (int wo = 0; wo < K; ++wo) {
+                using A = decltype(op.init());
+                const auto row = [&](int wo, bool vec) { /* window row wo's span (vec: in 16-byte loads) */
                     Pack<T, L> p;
                     if constexpr (K == S + 1 && R * S % V == 0) {
                         /* 3x3 stride 2: the span is R·S + 1 values, the last
@@ -870,11 +774,61 @@ CRK_DEV void pool_rows(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
                     if (!vec) /* the row's end or a misaligned span: one value at a time, clamped to the row */
 #pragma unroll
                         for (int j = 0; j < L; ++j) p.v[j] = base[wo * s2 + ((uint32_t)j < last ? (uint32_t)j : last)];
+                    return p;
+                };
+                A d[R];
+                const auto windows = [&] { /* upstream's order, a window at a time */
+#if CRK_AMD /* a row's span live at a time (unrolled, clang hoisted all K rows' loads and spilled) */
+#pragma unroll 1
+#else
 #pragma unroll
-                    for (int k = 0; k < R; ++k)
+#endif
+                    for (int wo = 0; wo < K; ++wo) {
+                        const Pack<T, L> p = row(wo, vec);
 #pragma unroll
-                        for (int ho = 0; ho < K; ++ho)
-                            d[k] = op.step(wo | ho ? d[k] : op.init(), p.v[k * S + ho], (wo | ho) == 0);
+                        for (int k = 0; k < R; ++k)
+#pragma unroll
+                            for (int ho = 0; ho < K; ++ho)
+                                d[k] = op.step(wo | ho ? d[k] : op.init(), p.v[k * S + ho], (wo | ho) == 0);
+                    }
+                };
+                /* the value-at-a-time loads of the edges keep the windows
+                 * (all rows' loads live at once spilled on sm_90) */
+                if constexpr (!Op::kAnyOrder || !kPoolRowsFirst) windows();
+                else if (!vec) windows();
+                else {
+                    /* the K rows' spans folded value by value, then each
+                     * output's K values of that: for 3x3 stride 2, 50 steps
+                     * of a 16-bit run, 26 of them on whole words (two values
+                     * an instruction where the target has it), where the
+                     * windows take 64 */
+                    constexpr int SP = (R - 1) * S + K; /* the values a run's windows cover along h */
+                    constexpr int NW = sizeof(T) == 2 ? SP / 2 : 0, C1 = SP - 2 * NW; /* words, single values */
+                    uint32_t cw[NW > 0 ? NW : 1];
+                    A c1[C1 > 0 ? C1 : 1];
+#pragma unroll
+                    for (int wo = 0; wo < K; ++wo) {
+                        const Pack<T, L> p = row(wo, true);
+                        if constexpr (NW > 0) {
+                            uint32_t pw[NW];
+                            __builtin_memcpy(pw, p.v, sizeof pw);
+#pragma unroll
+                            for (int i = 0; i < NW; ++i) cw[i] = wo ? op.join_word(cw[i], pw[i]) : pw[i];
+                        }
+#pragma unroll
+                        for (int j = 0; j < C1; ++j) c1[j] = op.step(wo ? c1[j] : op.init(), p.v[2 * NW + j], wo == 0);
+                    }
+                    const auto c = [&](int j) -> A { /* value j of the folded span */
+                        if constexpr (NW == 0) return c1[j];
+                        else if (j >= 2 * NW) return c1[j - 2 * NW];
+                        else return A{(uint16_t)(cw[j / 2] >> (j % 2 * 16))};
+                    };
+#pragma unroll
+                    for (int k = 0; k < R; ++k) {
+                        d[k] = c(k * S);
+#pragma unroll
+                        for (int ho = 1; ho < K; ++ho) d[k] = op.join(d[k], c(k * S + ho));
+                    }
                 }
                 Pack<T, R> out;
 #pragma unroll

@@ -52,6 +52,12 @@ template <class A> struct Paired { static constexpr bool value = false; };
 template <class A> CRK_DEV void maxg2(A &m0, A &m1, A a, A b) { m0 = maxg(m0, a), m1 = maxg(m1, b); }
 template <class A> CRK_DEV void exp_diff2(A &a, A &b, A m) { a = exp(a - m), b = exp(b - m); }
 template <class A> CRK_DEV void scale2(A &a, A &b, A s) { a = a * s, b = b * s; }
+/* maxg of the two 16-bit values of two words, lane for lane (low half
+ * with low half): values as they lie in memory, no unpacking */
+template <class A> CRK_DEV uint32_t maxg_word(uint32_t a, uint32_t b) {
+    const A lo = maxg(A{(uint16_t)a}, A{(uint16_t)b}), hi = maxg(A{(uint16_t)(a >> 16)}, A{(uint16_t)(b >> 16)});
+    return (uint32_t)lo.b | (uint32_t)hi.b << 16;
+}
 #if CRK_NV
 template <class S> struct Paired<H<S>> { static constexpr bool value = true; };
 template <class S> struct Native2;
@@ -65,6 +71,22 @@ template <class S> CRK_DEV typename Native2<S>::P pair(H<S> a, H<S> b) {
 template <class S, class P> CRK_DEV void unpair(P r, H<S> &a, H<S> &b) { a = Native<S>::to(r.x), b = Native<S>::to(r.y); }
 /* m0 = maxg(m0, a), m1 = maxg(m1, b) */
 template <class S> CRK_DEV void maxg2(H<S> &m0, H<S> &m1, H<S> a, H<S> b) { unpair(__hmax2_nan(pair(m0, m1), pair(a, b)), m0, m1); }
+template <> CRK_DEV uint32_t maxg_word<H<bf16>>(uint32_t a, uint32_t b) {
+    __nv_bfloat162 x, y, r;
+    __builtin_memcpy(&x, &a, 4), __builtin_memcpy(&y, &b, 4);
+    r = __hmax2_nan(x, y);
+    uint32_t w;
+    __builtin_memcpy(&w, &r, 4);
+    return w;
+}
+template <> CRK_DEV uint32_t maxg_word<H<f16>>(uint32_t a, uint32_t b) {
+    __half2 x, y, r;
+    __builtin_memcpy(&x, &a, 4), __builtin_memcpy(&y, &b, 4);
+    r = __hmax2_nan(x, y);
+    uint32_t w;
+    __builtin_memcpy(&w, &r, 4);
+    return w;
+}
 /* a = exp(a - m), b = exp(b - m) */
 template <class S> CRK_DEV void exp_diff2(H<S> &a, H<S> &b, H<S> m) { unpair(h2exp(__hsub2_rn(pair(a, b), pair(m, m))), a, b); }
 /* a = a * s, b = b * s */

@@ -12,7 +12,6 @@
  * thread a run of 16 bytes of outputs. */
 #include "error.h"
 #include "launch.h"
-#include "../kernels/unfold_tiles.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -88,27 +87,6 @@ static size_t unfold_row_slots(const crk_ctx *ctx, size_t n, size_t row, size_t 
     size_t m = 8;
     while (m > 1 && lg * ((blocks + m - 1) / m) * 32 < fill) m /= 2;
     return lg * ((blocks + m - 1) / m) * 32;
-}
-
-/* The threads of crk_im2col*_rows where the kernel takes tiles (kernels/
- * conv.h unfold_tiles, the same unfold_tile_plan): a block a tile, or 0
- * where it walks rows. im2col1d is an unfold of h 1 without padding on h;
- * the tiles' rows in shared memory are narrower on AMD. */
-static size_t unfold_tile_slots(const crk_ctx *ctx, const crk_kernel_info *rk, int one, size_t n,
-                                const crk_layout *src_l, size_t h_out, size_t w_out, size_t k_h, size_t k_w,
-                                const crk_conv_params *p) {
-    const int amd = !strncmp(ctx->code_object_target, "gfx", 3);
-    if ((!amd && !UNFOLD_TILES_NV) || n > 0xFFFFFFFFull || rk->block < UNFOLD_TILE_ROWS) return 0;
-    const size_t c = src_l->dims[1], size = crk_dtype_size((crk_dtype)crk_operand_dtype(rk, 0));
-    const uint32_t pitch = amd ? UNFOLD_TILE_PITCH_AMD : UNFOLD_TILE_PITCH_NV;
-    const uint32_t cc =
-        one ? unfold_tile_plan(c, 1, 1, h_out, k_h, p->stride, p->dilation, 0, p->padding, 1, src_l->dims[2],
-                               (uint32_t)size, pitch)
-            : unfold_tile_plan(c, h_out, k_h, w_out, k_w, p->stride, p->dilation, p->padding, p->padding,
-                               src_l->dims[2], src_l->dims[3], (uint32_t)size, pitch);
-    if (!cc) return 0;
-    const size_t row = c * k_h * (one ? 1 : k_w), rows = (n + row - 1) / row;
-    return (rows + UNFOLD_TILE_ROWS - 1) / UNFOLD_TILE_ROWS * ((c + cc - 1) / cc) * rk->block;
 }
 
 /* out = a · b · ..., refused on overflow. */
@@ -244,9 +222,8 @@ crk_status crk_im2col(crk_ctx *ctx, crk_stream s, const char *name, const crk_la
     const crk_kernel_info *rk = own_kernel(name, ki, one ? "im2col1d_rows" : "im2col_rows", &st);
     if (!rk) return st;
     const size_t size = crk_dtype_size((crk_dtype)crk_operand_dtype(ki, 0)), elems = size == 1 ? 8 : 16 / size;
-    const size_t tiles = unfold_tile_slots(ctx, rk, one, n, src_l, h_out, w_out, k_h, k_w, p);
     return launch(ctx, s, rk, info, len, &a, one ? s1 : s2, one ? 5 : 7,
-                  tiles ? tiles : unfold_row_slots(ctx, n, c * k_h * (one ? 1 : k_w), elems));
+                  unfold_row_slots(ctx, n, c * k_h * (one ? 1 : k_w), elems));
 }
 
 crk_status crk_col2im1d(crk_ctx *ctx, crk_stream s, const char *name, const crk_layout *src_l, const void *src,

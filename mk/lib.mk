@@ -3,7 +3,7 @@
 EMBED ?= amd nvidia
 LIB_SRCS := $(wildcard loader/*.c)
 # kernels/ headers that libcrk's C includes too (shared encoders and sizes)
-HOST_KERNEL_HDRS := kernels/f8_encode.h kernels/unfold_tiles.h
+HOST_KERNEL_HDRS := kernels/f8_encode.h
 LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o) build/obj/gen/registry.o build/obj/gen/embedded.o
 LIB_CFLAGS = $(WARN) $(CFLAGS) $(CPPFLAGS) -fPIC -fvisibility=default
 LIB_LIBS := -lzstd -lz -ldl -lpthread -lm

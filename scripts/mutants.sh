@@ -56,6 +56,9 @@ spawn() { # mutate in the background, at most jobs_max at once (MUTANT_ONLY: tha
   while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
   mutate "$@" & pids+=($!)
 }
+nvidia_only() { # spawn, for code AMD builds do not compile in (e.g. conv.h kPoolRowsFirst)
+  if [ "$kind" = nvidia ]; then spawn "$@"; fi
+}
 # affine: the contiguous tail loop is skipped (unwritten outputs)
 spawn tail 'affine_*' affine elementwise.h 's/for (size_t i = head + gid; i < numel; i += gs) out\[i\] = f(in\[i\]...);/(void)head;/'
 # affine: the tail loop writes one element past the end
@@ -165,12 +168,6 @@ spawn rowcarry 'crk_im2col_rows_f32' conv conv.h 's/w.c += sci + cy;/w.c += sci;
 spawn rowwrap 'crk_im2col_rows_f16' conv conv.h 's/off += wy ? dc : wx ? dh : sw;/off += wy ? dc : sw;/'
 # conv: a row whose window reaches one past the source's last row counts as inside (no zero padding read)
 spawn rowinside 'crk_im2col1d_rows_u8' conv conv.h 's/px + (size_t)(w_k - 1) \* dilation < w_in + pad_w;/px + (size_t)(w_k - 1) * dilation <= w_in + pad_w;/'
-# conv: libcrk's im2col tiles read a 16-byte chunk back with its words half unswizzled
-spawn tileswz 'crk_im2col_rows_f32' conv conv.h 's/if (p \& 2) t = a, a = c/if (p \& 4) t = a, a = c/'
-# conv: the tiles take the source's last row for padding
-spawn tilelastrow 'crk_im2col_rows_f16' conv conv.h 's/(I)py0 + tp.y < h_in/(I)py0 + tp.y < h_in - 1/'
-# conv: a tile's thread groups step one channel, not one a group (channels left unloaded)
-spawn tilegroup 'crk_im2col1d_rows_u8' conv conv.h 's/if (++k == kk) k = 0, cl += groups;/if (++k == kk) k = 0, cl += 1;/'
 # conv: col2im1d stops one kernel tap early
 spawn col2imtap 'col2im1d_u32' conv conv.h 's/li-- > 0 \&\& k0 < k_size;/li-- > 0 \&\& k0 + 1 < k_size;/'
 # pool: max_pool2d's window walks h along dims[2] and w along dims[3] (h/w swapped)
@@ -179,6 +176,12 @@ spawn poolhw 'max_pool2d_bf16' conv conv.h 's/return p\[(I)wo \* s2 + (I)ho \* s
 spawn poolpair 'avg_pool2d_f32' conv conv.h 's/f(i0 + k, W{base + hs \* (dh0 + (I)k) \* s3, s2, s3, wk, hk});/f(i0 + k, W{base + hs * dh0 * s3, s2, s3, wk, hk});/' 'crk_avg_pool2d_rows_f32'
 # pool: libcrk's runs take each output's window K values on in the row's span, not S (3x3 stride 2)
 spawn poolstep 'crk_max_pool2d_rows_f32' conv conv.h 's/p.v\[k \* S + ho\]/p.v[k * K + ho]/'
+# pool: max runs folded rows first take each output's values K on in the folded span, not S (3x3 stride 2)
+nvidia_only poolcol 'crk_max_pool2d_rows_f32' conv conv.h 's/d\[k\] = op.join(d\[k\], c(k \* S + ho));/d[k] = op.join(d[k], c(k * K + ho));/'
+# pool: a 16-bit max run's folded words give their halves swapped
+nvidia_only poolword 'crk_max_pool2d_rows_bf16' conv conv.h 's/(j % 2 \* 16)/((j + 1) % 2 * 16)/'
+# pool: the second window row overwrites the first in a 16-bit max run's fold
+nvidia_only poolfold 'crk_max_pool2d_rows_f16' conv conv.h 's/cw\[i\] = wo ? op.join_word/cw[i] = wo > 1 ? op.join_word/'
 # pool: a run at a row's end stores one output past it (into the next row, or past dst)
 spawn pooltail 'crk_avg_pool2d_rows_f64' conv conv.h 's/if (dh0 + k < ho) o\[k\] = out.v\[k\];/if (dh0 + k <= ho) o[k] = out.v[k];/'
 # pool: 3x3 stride 2 runs take their span's last value one place early (it is loaded alone)

@@ -47,11 +47,12 @@ static const conv_case CONV[] = {
     {"c80->4 301, k3 p1 (whisper-like 1-D)", 1, 80, 4, 301, 2, 3, 1, 1, 1, 1, 0, V_CHANNELS_LAST},
     /* im2col's runs fill whole blocks of both grids (conv.h for_spread_groups) */
     {"c64->1 128x128 k3 p1 (packed runs)", 1, 64, 1, 128, 128, 3, 3, 1, 1, 1, 0, V_CONTIG},
-    /* libcrk's im2col tiles (conv.h unfold_tiles): 216 rows (not whole
-     * tiles of 32), 37 channels in tiles of 24 + 13 (f16) with stride,
-     * dilation and padding; 130 taps, more than a tile's table: the row walk */
-    {"c37->2 9x70 k3 s2 d2 p3 (channel tiles)", 1, 37, 2, 9, 70, 3, 3, 2, 3, 2, 0, V_CONTIG},
-    {"c2->1 140x3 k130x1 p1 (rows walk: 130 taps)", 1, 2, 1, 140, 3, 130, 1, 1, 1, 1, 0, V_CONTIG},
+    /* libcrk's row walk over 216 rows of 37 channels with stride,
+     * dilation and padding (rows not a multiple of 32, nor their 333
+     * values of 16 bytes); a window of 130 taps, each run of a row ending
+     * inside a window */
+    {"c37->2 9x70 k3 s2 d2 p3", 1, 37, 2, 9, 70, 3, 3, 2, 3, 2, 0, V_CONTIG},
+    {"c2->1 140x3 k130x1 p1 (130 taps)", 1, 2, 1, 140, 3, 130, 1, 1, 1, 1, 0, V_CONTIG},
 };
 #define N_CONV (sizeof CONV / sizeof CONV[0])
 
