@@ -71,22 +71,17 @@ template <class S> CRK_DEV typename Native2<S>::P pair(H<S> a, H<S> b) {
 template <class S, class P> CRK_DEV void unpair(P r, H<S> &a, H<S> &b) { a = Native<S>::to(r.x), b = Native<S>::to(r.y); }
 /* m0 = maxg(m0, a), m1 = maxg(m1, b) */
 template <class S> CRK_DEV void maxg2(H<S> &m0, H<S> &m1, H<S> a, H<S> b) { unpair(__hmax2_nan(pair(m0, m1), pair(a, b)), m0, m1); }
-template <> CRK_DEV uint32_t maxg_word<H<bf16>>(uint32_t a, uint32_t b) {
-    __nv_bfloat162 x, y, r;
+/* the paired form of maxg_word, on the words' bits */
+template <class S> CRK_DEV uint32_t maxg_word_paired(uint32_t a, uint32_t b) {
+    typename Native2<S>::P x, y;
     __builtin_memcpy(&x, &a, 4), __builtin_memcpy(&y, &b, 4);
-    r = __hmax2_nan(x, y);
+    const typename Native2<S>::P r = __hmax2_nan(x, y);
     uint32_t w;
     __builtin_memcpy(&w, &r, 4);
     return w;
 }
-template <> CRK_DEV uint32_t maxg_word<H<f16>>(uint32_t a, uint32_t b) {
-    __half2 x, y, r;
-    __builtin_memcpy(&x, &a, 4), __builtin_memcpy(&y, &b, 4);
-    r = __hmax2_nan(x, y);
-    uint32_t w;
-    __builtin_memcpy(&w, &r, 4);
-    return w;
-}
+template <> CRK_DEV uint32_t maxg_word<H<bf16>>(uint32_t a, uint32_t b) { return maxg_word_paired<bf16>(a, b); }
+template <> CRK_DEV uint32_t maxg_word<H<f16>>(uint32_t a, uint32_t b) { return maxg_word_paired<f16>(a, b); }
 /* a = exp(a - m), b = exp(b - m) */
 template <class S> CRK_DEV void exp_diff2(H<S> &a, H<S> &b, H<S> m) { unpair(h2exp(__hsub2_rn(pair(a, b), pair(m, m))), a, b); }
 /* a = a * s, b = b * s */
