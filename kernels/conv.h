@@ -799,9 +799,9 @@ CRK_DEV void pool_rows(size_t w_k, size_t h_k, size_t w_stride, size_t h_stride,
                 else {
                     /* the K rows' spans folded value by value, then each
                      * output's K values of that: for 3x3 stride 2, 50 steps
-                     * of a 16-bit run, 26 of them on whole words (two values
-                     * an instruction where the target has it), where the
-                     * windows take 64 */
+                     * of a 16-bit run, 32 of them two to a word (34
+                     * instructions where the target has the paired form),
+                     * where the windows take 64 */
                     constexpr int SP = (R - 1) * S + K; /* the values a run's windows cover along h */
                     constexpr int NW = sizeof(T) == 2 ? SP / 2 : 0, C1 = SP - 2 * NW; /* words, single values */
                     uint32_t cw[NW > 0 ? NW : 1];

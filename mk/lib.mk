@@ -2,7 +2,7 @@
 # EMBED: which code objects are linked into libcrk ("amd nvidia", "amd", "nvidia", "none").
 EMBED ?= amd nvidia
 LIB_SRCS := $(wildcard loader/*.c)
-# kernels/ headers that libcrk's C includes too (shared encoders and sizes)
+# kernels/ headers that libcrk's C includes too (the shared fp8 encoder)
 HOST_KERNEL_HDRS := kernels/f8_encode.h
 LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o) build/obj/gen/registry.o build/obj/gen/embedded.o
 LIB_CFLAGS = $(WARN) $(CFLAGS) $(CPPFLAGS) -fPIC -fvisibility=default
