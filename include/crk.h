@@ -17,6 +17,14 @@
  * race with other calls on the same context. A failed module load is not
  * remembered: the next call that needs the module tries again.
  *
+ * Streams and info buffers: a helper given a strided layout passes its
+ * kernel an info buffer in a device slot of the context's own. A launch
+ * whose info bytes a slot already holds for the same stream reuses it (no
+ * upload: repeated layouts launch as fast as contiguous ones); otherwise the
+ * bytes are copied on the stream ahead of the kernel. Events keep a slot
+ * from being overwritten while a kernel may still read it, so any mix of
+ * streams is safe, and a caller may destroy a stream at any time.
+ *
  * Paths (crk_options.path) have no length limit of libcrk's own.
  *
  * Environment variables read by crk_open:

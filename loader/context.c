@@ -3,6 +3,7 @@
 #include "context.h"
 #include "datadir.h"
 #include "error.h"
+#include "info_ring.h"
 #include "registry.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,9 @@ crk_status crk_open(crk_ctx **out, const crk_options *opt) {
     }
     if (st == CRK_OK) {
         for (size_t i = 0; i < crk_registry_module_count; i++) pthread_mutex_init(&ctx->modules[i].lock, NULL);
-        for (size_t i = 0; i < CRK_INFO_SLOTS; i++) pthread_mutex_init(&ctx->info_lock[i], NULL);
+        if (crk_info_ring_init(ctx) != CRK_OK) st = crk_fail(CRK_E_NOMEM, "crk_open: out of memory");
+    }
+    if (st == CRK_OK) {
         int e = ctx->gpu.malloc(&ctx->gpu, &ctx->info_dev, CRK_INFO_SLOTS * CRK_INFO_SLOT_BYTES);
         if (e) st = crk_gpu_error(ctx, e, "allocating the info-buffer ring");
     }
@@ -72,8 +75,7 @@ void crk_close(crk_ctx *ctx) {
     if (ctx->gpu.lib) {
         ctx->gpu.make_current(&ctx->gpu);
         ctx->gpu.synchronize(&ctx->gpu);
-        for (size_t i = 0; i < CRK_INFO_SLOTS; i++)
-            if (ctx->info_event[i]) ctx->gpu.event_destroy(&ctx->gpu, ctx->info_event[i]);
+        crk_info_ring_free(ctx);
         if (ctx->info_dev) ctx->gpu.free(&ctx->gpu, ctx->info_dev);
         for (size_t i = 0; ctx->modules && i < crk_registry_module_count; i++) {
             void *m = atomic_load(&ctx->modules[i].module);

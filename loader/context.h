@@ -9,6 +9,7 @@
 
 #define CRK_INFO_SLOTS 1024
 #define CRK_INFO_SLOT_BYTES (4 * CRK_MAX_DIMS * sizeof(size_t))
+#define CRK_INFO_INDEX 4096 /* buckets of the cache's index */
 
 typedef struct {
     pthread_mutex_t lock;        /* first use loads once, even from many threads */
@@ -32,13 +33,20 @@ struct crk_ctx {
     crk_module_slot *modules;      /* one per Candle module id             */
     _Atomic(void *) *functions;    /* one per registry kernel              */
     _Atomic(uint64_t) *resident;   /* per kernel: its last occupancy query (launch.c) */
-    /* info buffers: a ring of device slots; a slot is reused after the
-     * kernel that read it has finished (its event). */
+    /* info buffers (info_ring.c): a ring of device slots; a slot is
+     * overwritten after the kernels that read it have finished (its event),
+     * and reused by launches with the same bytes on the same stream. */
     void *info_dev;
     void *info_event[CRK_INFO_SLOTS];
     crk_slot_state info_state[CRK_INFO_SLOTS];
     pthread_mutex_t info_lock[CRK_INFO_SLOTS];
     atomic_uint info_next;
+    void *info_host;                        /* each slot's bytes, CRK_INFO_SLOT_BYTES apart */
+    size_t info_len[CRK_INFO_SLOTS];        /* size_t in the slot; 0: nothing to reuse      */
+    void *info_stream[CRK_INFO_SLOTS];      /* the stream of its last reader                 */
+    _Atomic(uint64_t) info_used[CRK_INFO_SLOTS]; /* info_uses at its last launch             */
+    _Atomic(uint64_t) info_uses;            /* launches through the ring so far             */
+    atomic_uint info_index[CRK_INFO_INDEX]; /* bytes' hash -> slot + 1 (0: none)            */
     atomic_int index_checks;       /* crk_set_index_checks                 */
 };
 

@@ -41,6 +41,7 @@ struct crk_gpu {
     int (*event_create)(crk_gpu *g, void **ev);
     int (*event_record)(crk_gpu *g, void *ev, void *stream);
     int (*event_sync)(crk_gpu *g, void *ev);
+    int (*stream_wait)(crk_gpu *g, void *stream, void *ev); /* later work on stream waits for ev */
     int (*event_destroy)(crk_gpu *g, void *ev);
     const char *(*error_string)(crk_gpu *g, int err);
     /* Blocks of `block` threads of fn an SM (CU) holds at once; -1 where the
@@ -57,7 +58,7 @@ struct crk_gpu {
      (g)->malloc = gmalloc, (g)->free = gfree, (g)->htod = htod, (g)->dtoh = dtoh,                \
      (g)->htod_async = htod_async, (g)->memset = gmemset, (g)->synchronize = sync,              \
      (g)->event_create = ev_create, (g)->event_record = ev_record, (g)->event_sync = ev_sync,     \
-     (g)->event_destroy = ev_destroy, (g)->error_string = err_str, (g)->occupancy = occupancy,     \
+     (g)->stream_wait = stream_wait, (g)->event_destroy = ev_destroy, (g)->error_string = err_str, (g)->occupancy = occupancy,     \
      (g)->close = gclose)
 
 /* Open device `device` of that runtime; fill target (full target ID, e.g.

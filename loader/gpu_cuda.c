@@ -8,14 +8,14 @@
 
 enum { INIT, COUNT, DEVGET, ATTR, NAME, CTXRETAIN, CTXSET, CTXRELEASE, MLOAD, MUNLOAD, GETFN, LAUNCH,
        MALLOC, FREE, HTOD, DTOH, HTODASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY,
-       ERRSTR, NFN, OCC = NFN /* optional, after the required ones */ };
+       STREAMWAIT, ERRSTR, NFN, OCC = NFN /* optional, after the required ones */ };
 static const char *const names[NFN] = {
     "cuInit", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetAttribute", "cuDeviceGetName",
     "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent", "cuDevicePrimaryCtxRelease_v2", "cuModuleLoadData",
     "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel", "cuMemAlloc_v2", "cuMemFree_v2",
     "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyHtoDAsync_v2", "cuMemsetD8_v2",
     "cuCtxSynchronize", "cuEventCreate", "cuEventRecord", "cuEventSynchronize", "cuEventDestroy_v2",
-    "cuGetErrorString"};
+    "cuStreamWaitEvent", "cuGetErrorString"};
 
 typedef unsigned long long dptr; /* CUdeviceptr */
 typedef int (*fn_p)(void *);
@@ -47,6 +47,9 @@ static int ev_create(crk_gpu *g, void **e) { return F(g, EVCREATE, int (*)(void 
 static int ev_record(crk_gpu *g, void *e, void *s) { return F(g, EVRECORD, int (*)(void *, void *))(e, s); }
 static int ev_sync(crk_gpu *g, void *e) { return F(g, EVSYNC, fn_p)(e); }
 static int ev_destroy(crk_gpu *g, void *e) { return F(g, EVDESTROY, fn_p)(e); }
+static int stream_wait(crk_gpu *g, void *s, void *e) {
+    return F(g, STREAMWAIT, int (*)(void *, void *, unsigned))(s, e, 0);
+}
 static const char *err_str(crk_gpu *g, int e) {
     const char *s = NULL;
     if (g->fn[ERRSTR]) F(g, ERRSTR, int (*)(int, const char **))(e, &s);

@@ -7,13 +7,13 @@
 #include <string.h>
 
 enum { INIT, COUNT, SETDEV, PROPS6, PROPS5, NAME, VERSION, MLOAD, MUNLOAD, GETFN, LAUNCH, MALLOC,
-       FREE, MEMCPY, MEMCPYASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY, ERRSTR, ATTR, OCC, NFN };
+       FREE, MEMCPY, MEMCPYASYNC, MEMSET, SYNC, EVCREATE, EVRECORD, EVSYNC, EVDESTROY, STREAMWAIT, ERRSTR, ATTR, OCC, NFN };
 static const char *const names[NFN] = {
     "hipInit", "hipGetDeviceCount", "hipSetDevice", "hipGetDevicePropertiesR0600",
     "hipGetDeviceProperties", "hipDeviceGetName", "hipRuntimeGetVersion", "hipModuleLoadData",
     "hipModuleUnload", "hipModuleGetFunction", "hipModuleLaunchKernel", "hipMalloc", "hipFree",
     "hipMemcpy", "hipMemcpyAsync", "hipMemset", "hipDeviceSynchronize", "hipEventCreateWithFlags",
-    "hipEventRecord", "hipEventSynchronize", "hipEventDestroy", "hipGetErrorString", "hipDeviceGetAttribute",
+    "hipEventRecord", "hipEventSynchronize", "hipEventDestroy", "hipStreamWaitEvent", "hipGetErrorString", "hipDeviceGetAttribute",
     "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"};
 
 typedef int (*fn_i)(int);
@@ -40,6 +40,9 @@ static int ev_create(crk_gpu *g, void **e) { return F(g, EVCREATE, int (*)(void 
 static int ev_record(crk_gpu *g, void *e, void *s) { return F(g, EVRECORD, int (*)(void *, void *))(e, s); }
 static int ev_sync(crk_gpu *g, void *e) { return F(g, EVSYNC, fn_p)(e); }
 static int ev_destroy(crk_gpu *g, void *e) { return F(g, EVDESTROY, fn_p)(e); }
+static int stream_wait(crk_gpu *g, void *s, void *e) {
+    return F(g, STREAMWAIT, int (*)(void *, void *, unsigned))(s, e, 0);
+}
 static const char *err_str(crk_gpu *g, int e) {
     const char *s = g->fn[ERRSTR] ? F(g, ERRSTR, const char *(*)(int))(e) : NULL;
     return s ? s : "unknown HIP error";

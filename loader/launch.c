@@ -3,6 +3,7 @@
 #include "launch.h"
 #include "layout_merge.h"
 #include "error.h"
+#include "info_ring.h"
 #include "registry.h"
 #include "scalar.h"
 #include <stdint.h>
@@ -152,20 +153,6 @@ static void grid_for(const crk_kernel_info *ki, size_t block, size_t numel, size
     grid[0] = (unsigned)(blocks ? blocks : 1), grid[1] = grid[2] = 1;
 }
 
-/* Makes an info slot safe to overwrite: the kernels that read it are done.
- * On an error the slot keeps its state (and stays unsafe). */
-static int slot_drain(crk_ctx *ctx, unsigned slot) {
-    int e = 0;
-    switch (ctx->info_state[slot]) {
-    case CRK_SLOT_EVENT: e = ctx->gpu.event_sync(&ctx->gpu, ctx->info_event[slot]); break;
-    case CRK_SLOT_UNTRACKED: e = ctx->gpu.synchronize(&ctx->gpu); break;
-    case CRK_SLOT_FREE: break;
-    }
-    if (!e) ctx->info_state[slot] = CRK_SLOT_FREE;
-    if (!e && !ctx->info_event[slot]) e = ctx->gpu.event_create(&ctx->gpu, &ctx->info_event[slot]);
-    return e;
-}
-
 crk_status crk_launch_info(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
                            size_t info_len, arg_pack *a, size_t work) {
     return crk_launch_capped(ctx, s, ki, info, info_len, a, work, 0);
@@ -179,9 +166,8 @@ crk_status crk_launch_capped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
     return crk_launch_shaped(ctx, s, ki, info, info_len, a, grid, block);
 }
 
-/* Loads the kernel's function, takes an info slot (when info_len != 0),
- * uploads info into it on the stream (no host sync), launches, and marks the
- * slot busy until the kernel is done. */
+/* Loads the kernel's function and launches it; with info, through the info
+ * ring (a slot holding these bytes, or an upload on the stream). */
 crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *ki, const size_t *info,
                              size_t info_len, arg_pack *a, const unsigned grid[3], const unsigned block[3]) {
     if (info_len != 0 && ki->info_param < 0)
@@ -199,18 +185,9 @@ crk_status crk_launch_shaped(crk_ctx *ctx, crk_stream s, const crk_kernel_info *
         int e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, shared, s, args);
         return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
     }
-    const unsigned slot = atomic_fetch_add(&ctx->info_next, 1) % CRK_INFO_SLOTS;
-    pthread_mutex_lock(&ctx->info_lock[slot]);
-    int e = slot_drain(ctx, slot), launched = 0;
-    void *dev = (char *)ctx->info_dev + (size_t)slot * CRK_INFO_SLOT_BYTES;
-    if (!e) e = ctx->gpu.htod_async(&ctx->gpu, dev, info, info_len * sizeof(size_t), s);
-    a->info = dev;
-    if (!e) e = ctx->gpu.launch(&ctx->gpu, fn, grid, block, shared, s, args), launched = !e;
-    if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], s);
-    /* A launched kernel may read the slot until it ends: without its event,
-     * the next user must wait for the whole device. */
-    if (launched) ctx->info_state[slot] = e ? CRK_SLOT_UNTRACKED : CRK_SLOT_EVENT;
-    pthread_mutex_unlock(&ctx->info_lock[slot]);
+    const crk_ring_launch l = {.fn = fn, .stream = s, .grid = grid, .block = block, .shared = shared,
+                               .args = args, .info_arg = &a->info, .info = info, .info_len = info_len};
+    const int e = crk_info_ring_launch(ctx, &l);
     return e ? crk_gpu_error(ctx, e, ki->name) : CRK_OK;
 }
 

@@ -180,3 +180,9 @@ HIP_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream)
     (void)stream;
     return hipSuccess;
 }
+HIP_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t ev, unsigned int flags)
+{
+    (void)stream;
+    if (!ev || flags) return rt_hip_ret(hipErrorInvalidValue);
+    return hipSuccess;
+}

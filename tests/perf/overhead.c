@@ -3,7 +3,9 @@
  *   launch: host time per launch of a 1-element ucopy_f32, enqueued 20000 times
  *   back to back, for a raw driver launch (the gpu.h call libcrk ends in),
  *   crk_launch (signature check + lookup), crk_unary on a contiguous layout
- *   (info NULL) and on a strided one (info uploaded to the ring). Median of 7.
+ *   (info NULL), on one strided layout (its info uploaded once, then its
+ *   slot reused) and on 1600 strided layouts in turn (each uploaded). Median
+ *   of 7.
  * Needs no GPU for the lookup part. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +47,18 @@ static int via_crk_launch(crk_ctx *ctx, void *fn, void **args, const crk_layout 
 static int via_unary(crk_ctx *ctx, void *fn, void **args, const crk_layout *l, void *in, void *out) {
     (void)fn, (void)args;
     return crk_unary(ctx, NULL, "ucopy_f32", l, in, out, 0);
+}
+/* 2x2 views with strides (a, b), a in 3..42, b in 0..39: 1600 layouts in
+ * turn, more than the info ring's 1024 slots hold, so each one uploads. */
+static int via_unary_rotating(crk_ctx *ctx, void *fn, void **args, const crk_layout *l, void *in, void *out) {
+    (void)fn, (void)args, (void)l;
+    static unsigned k;
+    const size_t two[2] = {2, 2};
+    crk_layout v;
+    crk_layout_contiguous(&v, 2, two);
+    k = (k + 1) % 1600;
+    v.strides[0] = 3 + k / 40, v.strides[1] = k % 40;
+    return crk_unary(ctx, NULL, "ucopy_f32", &v, in, out, 0);
 }
 
 static double time_launches(crk_ctx *ctx, launch_fn f, void *fn, void **args, const crk_layout *l, void *in, void *out) {
@@ -92,11 +106,13 @@ int main(int argc, char **argv) {
     const double lau = time_launches(ctx, via_crk_launch, fn, args, &lc, in, out);
     const double con = time_launches(ctx, via_unary, fn, args, &lc, in, out);
     const double str = time_launches(ctx, via_unary, fn, args, &ls, in, out);
+    const double rot = time_launches(ctx, via_unary_rotating, fn, args, &ls, in, out);
     printf("launch (host us per launch, %d back-to-back, median of %d) on %s:\n", LAUNCHES, REPS, crk_device_name(ctx));
     printf("  raw %s launch              %7.2f us\n", ctx->gpu.api, raw / 1e3);
     printf("  crk_launch                   %7.2f us  (+%.2f)\n", lau / 1e3, (lau - raw) / 1e3);
     printf("  crk_unary contiguous (NULL)  %7.2f us  (+%.2f)\n", con / 1e3, (con - raw) / 1e3);
-    printf("  crk_unary strided (info)     %7.2f us  (+%.2f)\n", str / 1e3, (str - raw) / 1e3);
+    printf("  crk_unary strided (reused)   %7.2f us  (+%.2f)\n", str / 1e3, (str - raw) / 1e3);
+    printf("  crk_unary strided (uploaded) %7.2f us  (+%.2f)\n", rot / 1e3, (rot - raw) / 1e3);
     crk_free(ctx, in), crk_free(ctx, out);
     crk_close(ctx);
     return (int)(sink & 0);

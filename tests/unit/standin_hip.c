@@ -32,13 +32,14 @@ enum { MAX_DEV = 8, MAX_WATCH = 8192, MAX_FAIL = 8 };
 typedef struct function function;
 typedef struct { int device; function *functions; } module;
 struct function { struct function *next; module *m; }; /* freed with their module */
-typedef struct { unsigned long seq; } event;
+typedef struct { unsigned long seq; const void *reads; } event; /* reads: what its launch read */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int current = -1;         /* no device until hipSetDevice */
-static _Thread_local const void *pending_read; /* copied just before this thread's next launch */
+static _Thread_local const void *pending_read; /* copied (or waited for) just before this thread's next launch */
+static _Thread_local const void *last_read;    /* what this thread's last launch read */
 static unsigned long launch_seq, completed_seq;
-static long launches[MAX_DEV], loads[MAX_DEV], syncs, unsafe, last_grid_x, last_block_x, occupancy_calls;
+static long launches[MAX_DEV], loads[MAX_DEV], syncs, unsafe, last_grid_x, last_block_x, occupancy_calls, uploads, waits;
 static struct { const void *addr; unsigned long reader; } watch[MAX_WATCH];
 static int nwatch;
 static struct { char call[48]; int err, left; } fails[MAX_FAIL];
@@ -75,8 +76,9 @@ EXPORT void standin_hip_fail(const char *call, int err, int count) {
         }
     pthread_mutex_unlock(&lock);
 }
-/* "launch" and "module_load" per device; "sync", "unsafe", "occupancy"
- * (calls), "grid_x" and "block_x" (the last launch's; device -1). */
+/* "launch" and "module_load" per device; "sync", "unsafe", "occupancy",
+ * "upload" (async copies), "wait" (hipStreamWaitEvent) (calls), "grid_x" and
+ * "block_x" (the last launch's; device -1). */
 EXPORT long standin_hip_count(const char *what, int device) {
     pthread_mutex_lock(&lock);
     long v = -1;
@@ -87,6 +89,8 @@ EXPORT long standin_hip_count(const char *what, int device) {
     else if (!strcmp(what, "grid_x")) v = last_grid_x;
     else if (!strcmp(what, "block_x")) v = last_block_x;
     else if (!strcmp(what, "occupancy")) v = occupancy_calls;
+    else if (!strcmp(what, "upload")) v = uploads;
+    else if (!strcmp(what, "wait")) v = waits;
     pthread_mutex_unlock(&lock);
     return v;
 }
@@ -171,8 +175,8 @@ EXPORT int hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
         while (i < nwatch && watch[i].addr != pending_read) i++;
         if (i == nwatch && nwatch < MAX_WATCH) watch[nwatch].addr = pending_read, nwatch++;
         if (i < nwatch) watch[i].reader = launch_seq;
-        pending_read = NULL;
     }
+    last_read = pending_read, pending_read = NULL;
     LEAVE(OK);
 }
 
@@ -210,6 +214,7 @@ EXPORT int hipMemcpyAsync(void *d, const void *s, size_t n, int kind, void *stre
         if (watch[i].addr == d && watch[i].reader > completed_seq) unsafe++;
     memcpy(d, s, n);
     pending_read = d;
+    uploads++;
     LEAVE(OK);
 }
 EXPORT int hipMemset(void *p, int v, size_t n) {
@@ -235,6 +240,17 @@ EXPORT int hipEventRecord(void *e, void *stream) {
     (void)stream;
     ENTER("hipEventRecord", 1);
     ((event *)e)->seq = launch_seq; /* one ordered stream: all work so far */
+    ((event *)e)->reads = last_read;
+    LEAVE(OK);
+}
+/* libcrk waits for a slot's event before launching a kernel that reads the
+ * slot again: that kernel reads what the event's launch read. */
+EXPORT int hipStreamWaitEvent(void *stream, void *e, unsigned flags) {
+    (void)stream;
+    ENTER("hipStreamWaitEvent", 1);
+    if (!e || flags) LEAVE(E_INVALID_VALUE);
+    pending_read = ((event *)e)->reads;
+    waits++;
     LEAVE(OK);
 }
 EXPORT int hipEventSynchronize(void *e) {

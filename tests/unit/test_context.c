@@ -2,7 +2,7 @@
  * (tests/unit/standin_hip.c: per-thread devices as strict as CUDA's
  * contexts, modules tied to a device, kernels that run until waited for):
  * threads (issue 11 defect 2), module loads that fail once (2), the info
- * ring after event errors (11), launches with overflowing layouts (4), what
+ * ring after event errors (11) and its reuse of slots holding the same bytes, launches with overflowing layouts (4), what
  * DIR and BUNDLE mode do with FIFOs, wrong-arch files, missing or damaged
  * bundles, long paths and bad options (5, 9, 13). Needs the stand-in
  * ($CRK_TEST_STANDIN_HIP, default build/unit/libstandin_hip.so) and the
@@ -141,10 +141,23 @@ START_TEST(a_failed_module_load_is_retried) {
 }
 END_TEST
 
-/* Launches that go round the info ring (1024 slots) twice. */
+/* The transposed view with its outer stride grown by a number never used
+ * before: new info bytes, which no slot holds (the stand-in reads no
+ * memory, so the view need not fit the buffer). */
+static crk_layout fresh_view(const tensors *ts) {
+    static size_t n;
+    crk_layout l = ts->t;
+    l.strides[1] += ++n;
+    return l;
+}
+
+/* Launches that go round the info ring (1024 slots) twice, each with new
+ * info bytes. */
 static void go_round_the_ring(crk_ctx *ctx, const tensors *ts) {
-    for (int i = 0; i < 2 * 1024; i++)
-        ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &ts->t, ts->x, ts->y, 0), CRK_OK);
+    for (int i = 0; i < 2 * 1024; i++) {
+        const crk_layout l = fresh_view(ts);
+        ck_assert_int_eq(crk_unary(ctx, NULL, "uexp_f32", &l, ts->x, ts->y, 0), CRK_OK);
+    }
 }
 
 START_TEST(info_slots_are_not_reused_while_a_kernel_may_read_them) {
@@ -161,10 +174,92 @@ START_TEST(info_slots_are_not_reused_while_a_kernel_may_read_them) {
     /* waiting for a slot's event failed: the slot stays busy */
     fail_next("hipEventSynchronize", 1, 1);
     crk_status st = CRK_OK;
-    for (int i = 0; i < 1024 && st == CRK_OK; i++) st = crk_unary(ctx, NULL, "uexp_f32", &ts.t, ts.x, ts.y, 0);
+    for (int i = 0; i < 1024 && st == CRK_OK; i++) {
+        const crk_layout l = fresh_view(&ts);
+        st = crk_unary(ctx, NULL, "uexp_f32", &l, ts.x, ts.y, 0);
+    }
     ck_assert_int_eq(st, CRK_E_GPU);
     go_round_the_ring(ctx, &ts);
     ck_assert_int_eq(count("unsafe", -1), 0);
+    free_tensors(ctx, &ts);
+    crk_close(ctx);
+}
+END_TEST
+
+/* uexp_f32 of view l of ts's x into its y. */
+static crk_status uexp(crk_ctx *ctx, crk_stream s, const crk_layout *l, const tensors *ts) {
+    return crk_unary(ctx, s, "uexp_f32", l, ts->x, ts->y, 0);
+}
+
+/* A layout launched again reuses the slot holding its info: one upload,
+ * then a wait for the slot's event before each launch. Another stream, or
+ * other bytes, take a slot of their own. */
+START_TEST(repeated_layouts_reuse_their_info_slot) {
+    crk_ctx *ctx = NULL;
+    ck_assert_int_eq(open_on(&ctx, 0, CRK_SOURCE_DIR, hsaco_dir, NULL), CRK_OK);
+    tensors ts;
+    make_tensors(ctx, &ts);
+    const crk_layout a = fresh_view(&ts), b = fresh_view(&ts);
+    crk_stream other = (crk_stream)(uintptr_t)0x5000; /* the stand-in takes any stream */
+    for (int i = 0; i < 100; i++) ck_assert_int_eq(uexp(ctx, NULL, &a, &ts), CRK_OK);
+    ck_assert_int_eq(count("upload", -1), 1);
+    ck_assert_int_eq(count("wait", -1), 99);
+    ck_assert_int_eq(count("launch", 0), 100);
+    for (int i = 0; i < 10; i++) {
+        ck_assert_int_eq(uexp(ctx, NULL, &b, &ts), CRK_OK);
+        ck_assert_int_eq(uexp(ctx, NULL, &a, &ts), CRK_OK);
+    }
+    ck_assert_int_eq(count("upload", -1), 2);
+    ck_assert_int_eq(uexp(ctx, other, &a, &ts), CRK_OK);
+    ck_assert_int_eq(uexp(ctx, other, &a, &ts), CRK_OK);
+    ck_assert_int_eq(count("upload", -1), 3);
+    /* every stream its own slot (the index's 4096 buckets collide many
+     * times over), every other layout too */
+    for (uintptr_t i = 1; i <= 2000; i++)
+        ck_assert_int_eq(uexp(ctx, (crk_stream)(0x5000 + 64 * i), &a, &ts), CRK_OK);
+    ck_assert_int_eq(count("upload", -1), 2003);
+    go_round_the_ring(ctx, &ts);
+    ck_assert_int_eq(count("upload", -1), 2003 + 2048);
+    /* a contiguous launch passes NULL and uploads nothing */
+    ck_assert_int_eq(uexp(ctx, NULL, &ts.c, &ts), CRK_OK);
+    ck_assert_int_eq(count("upload", -1), 2003 + 2048);
+    ck_assert_int_eq(count("unsafe", -1), 0);
+    free_tensors(ctx, &ts);
+    crk_close(ctx);
+}
+END_TEST
+
+/* A reused slot is read by its latest launch: going round the ring must
+ * wait for that one before overwriting it (the stand-in counts an upload
+ * into a slot a running kernel reads as unsafe). Failed calls leave no slot
+ * that is reused or overwritten unsafely. */
+START_TEST(reused_slots_are_overwritten_only_after_their_last_reader) {
+    crk_ctx *ctx = NULL;
+    ck_assert_int_eq(open_on(&ctx, 0, CRK_SOURCE_DIR, hsaco_dir, NULL), CRK_OK);
+    tensors ts;
+    make_tensors(ctx, &ts);
+    const crk_layout a = fresh_view(&ts);
+    for (int i = 0; i < 50; i++) ck_assert_int_eq(uexp(ctx, NULL, &a, &ts), CRK_OK);
+    go_round_the_ring(ctx, &ts);
+    ck_assert_int_eq(count("unsafe", -1), 0);
+    /* the wait fails: nothing is launched, and the slot stays as it was */
+    ck_assert_int_eq(uexp(ctx, NULL, &a, &ts), CRK_OK);
+    long launches = count("launch", 0), uploads = count("upload", -1);
+    fail_next("hipStreamWaitEvent", 1, 1);
+    ck_assert_int_eq(uexp(ctx, NULL, &a, &ts), CRK_E_GPU);
+    ck_assert_int_eq(count("launch", 0), launches);
+    ck_assert_int_eq(uexp(ctx, NULL, &a, &ts), CRK_OK);
+    ck_assert_int_eq(count("upload", -1), uploads);
+    /* the event after a reuse fails: the slot is not reused again, and is
+     * overwritten only after the device is synchronized */
+    fail_next("hipEventRecord", 1, 1);
+    ck_assert_int_eq(uexp(ctx, NULL, &a, &ts), CRK_E_GPU);
+    const long syncs = count("sync", -1);
+    ck_assert_int_eq(uexp(ctx, NULL, &a, &ts), CRK_OK);
+    ck_assert_int_eq(count("upload", -1), uploads + 1);
+    go_round_the_ring(ctx, &ts);
+    ck_assert_int_eq(count("unsafe", -1), 0);
+    ck_assert_int_gt(count("sync", -1), syncs);
     free_tensors(ctx, &ts);
     crk_close(ctx);
 }
@@ -540,6 +635,8 @@ int main(void) {
     ADD(module_first_used_from_another_thread);
     ADD(a_failed_module_load_is_retried);
     ADD(info_slots_are_not_reused_while_a_kernel_may_read_them);
+    ADD(repeated_layouts_reuse_their_info_slot);
+    ADD(reused_slots_are_overwritten_only_after_their_last_reader);
     ADD(strided_grids_are_capped_by_the_cus);
     ADD(softmax_persistent_grid_asks_occupancy_once);
     ADD(many_threads_share_a_context);
