@@ -68,6 +68,20 @@ static int slot_drain(crk_ctx *ctx, unsigned slot) {
     return e;
 }
 
+/* Launches the kernel that reads the slot (caller holds its lock) and
+ * records the slot's event after it. A launched kernel may read the slot
+ * until it ends: without its event, the next user must wait for the whole
+ * device, and its bytes are not reused. */
+static int launch_on_slot(crk_ctx *ctx, unsigned slot, const crk_ring_launch *l) {
+    int e = ctx->gpu.launch(&ctx->gpu, l->fn, l->grid, l->block, l->shared, l->stream, l->args);
+    const int launched = !e;
+    if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], l->stream);
+    if (launched) ctx->info_state[slot] = e ? CRK_SLOT_UNTRACKED : CRK_SLOT_EVENT;
+    if (launched && e) ctx->info_len[slot] = 0;
+    atomic_store(&ctx->info_used[slot], atomic_fetch_add(&ctx->info_uses, 1));
+    return e;
+}
+
 /* Launches fn on a slot the candidate already holds with these bytes; 1 if
  * it did (*e: the runtime's answer), 0 if the slot holds something else. */
 static int launch_cached(crk_ctx *ctx, unsigned slot, const crk_ring_launch *l, int *e) {
@@ -77,13 +91,8 @@ static int launch_cached(crk_ctx *ctx, unsigned slot, const crk_ring_launch *l, 
                      ctx->info_stream[slot] == l->stream && !memcmp(host_copy(ctx, slot), l->info, bytes);
     if (same) {
         *l->info_arg = dev_slot(ctx, slot);
-        int launched = 0;
         *e = ctx->gpu.stream_wait(&ctx->gpu, l->stream, ctx->info_event[slot]);
-        if (!*e) *e = ctx->gpu.launch(&ctx->gpu, l->fn, l->grid, l->block, l->shared, l->stream, l->args),
-            launched = !*e;
-        if (!*e) *e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], l->stream);
-        if (launched && *e) ctx->info_state[slot] = CRK_SLOT_UNTRACKED, ctx->info_len[slot] = 0;
-        atomic_store(&ctx->info_used[slot], atomic_fetch_add(&ctx->info_uses, 1));
+        if (!*e) *e = launch_on_slot(ctx, slot, l);
     }
     pthread_mutex_unlock(&ctx->info_lock[slot]);
     return same;
@@ -111,21 +120,15 @@ int crk_info_ring_launch(crk_ctx *ctx, const crk_ring_launch *l) {
     pthread_mutex_lock(&ctx->info_lock[slot]);
     ctx->info_len[slot] = 0; /* no cached bytes until the upload is launched */
     e = slot_drain(ctx, slot);
-    int launched = 0;
     void *dev = dev_slot(ctx, slot);
     if (!e) e = ctx->gpu.htod_async(&ctx->gpu, dev, l->info, bytes, l->stream);
     *l->info_arg = dev;
-    if (!e) e = ctx->gpu.launch(&ctx->gpu, l->fn, l->grid, l->block, l->shared, l->stream, l->args), launched = !e;
-    if (!e) e = ctx->gpu.event_record(&ctx->gpu, ctx->info_event[slot], l->stream);
-    /* A launched kernel may read the slot until it ends: without its event,
-     * the next user must wait for the whole device. */
-    if (launched) ctx->info_state[slot] = e ? CRK_SLOT_UNTRACKED : CRK_SLOT_EVENT;
+    if (!e) e = launch_on_slot(ctx, slot, l);
     if (!e) {
         memcpy(host_copy(ctx, slot), l->info, bytes);
         ctx->info_len[slot] = l->info_len, ctx->info_stream[slot] = l->stream;
         atomic_store(&ctx->info_index[b], slot + 1);
     }
-    atomic_store(&ctx->info_used[slot], atomic_fetch_add(&ctx->info_uses, 1));
     pthread_mutex_unlock(&ctx->info_lock[slot]);
     return e;
 }
